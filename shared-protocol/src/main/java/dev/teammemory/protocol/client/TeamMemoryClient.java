@@ -1,0 +1,373 @@
+package dev.teammemory.protocol.client;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.core.exc.StreamReadException;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
+import dev.teammemory.protocol.AuthConfig;
+import dev.teammemory.protocol.BatchPlanner;
+import dev.teammemory.protocol.DeleteResponse;
+import dev.teammemory.protocol.ETags;
+import dev.teammemory.protocol.EntryHistory;
+import dev.teammemory.protocol.ErrorEnvelope;
+import dev.teammemory.protocol.HashesView;
+import dev.teammemory.protocol.ProtocolJson;
+import dev.teammemory.protocol.PutResponse;
+import dev.teammemory.protocol.RepositorySnapshot;
+import dev.teammemory.protocol.TooManyEntries;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.function.Supplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import okhttp3.Headers;
+import okhttp3.HttpUrl;
+import okhttp3.MediaType;
+import okhttp3.OkHttpClient;
+import okhttp3.Request;
+import okhttp3.RequestBody;
+
+/**
+ * A typed client of the team-memory protocol (PROTOCOL.md) over okhttp. Every call returns a {@link
+ * Response}: the protocol's outcomes are values, and so are network failures, so a caller never
+ * catches an exception for something a server or a network can do.
+ *
+ * <p>Every request carries {@code Authorization: Bearer <token>} (except {@link #authConfig()}),
+ * {@code anthropic-beta: oauth-2025-04-20}, the caller's {@code User-Agent} and {@code Accept:
+ * application/json}. The token is asked of the supplier at every request, so a refreshed login is
+ * used at once; a supplier that returns null or blank sends no {@code Authorization} header and the
+ * server answers {@link Response.Unauthorized}.
+ */
+public final class TeamMemoryClient implements AutoCloseable {
+
+  static final String MEMORY_PATH = "api/claude_code/team_memory";
+  static final String BETA_HEADER = "anthropic-beta";
+  static final String BETA_VALUE = "oauth-2025-04-20";
+
+  private static final MediaType JSON = MediaType.get("application/json");
+  private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
+  private static final Duration READ_TIMEOUT = Duration.ofSeconds(30);
+  private static final Duration WRITE_TIMEOUT = Duration.ofSeconds(30);
+  private static final Duration CALL_TIMEOUT = Duration.ofMinutes(2);
+  private static final int MAX_WAIT_SECONDS = 60;
+  private static final Pattern MISSING_PROPERTY =
+      Pattern.compile("Missing required creator property '([^']*)'");
+
+  private final OkHttpClient http;
+  private final HttpUrl baseUrl;
+  private final Supplier<String> bearerToken;
+  private final String userAgent;
+  private final boolean ownsHttp;
+
+  /**
+   * A client with its own connection pool and sensible timeouts (connect 10 s, read and write 30 s,
+   * whole call 2 min; {@link #waitForChange} extends them by the wait). {@link #close()} releases
+   * them.
+   */
+  public TeamMemoryClient(String baseUrl, Supplier<String> bearerToken, String userAgent) {
+    this(
+        new OkHttpClient.Builder()
+            .connectTimeout(CONNECT_TIMEOUT)
+            .readTimeout(READ_TIMEOUT)
+            .writeTimeout(WRITE_TIMEOUT)
+            .callTimeout(CALL_TIMEOUT)
+            .build(),
+        baseUrl,
+        bearerToken,
+        userAgent,
+        true);
+  }
+
+  /**
+   * A client over the caller's {@code http}, which keeps its timeouts, proxy and pool; {@link
+   * #close()} leaves it open.
+   */
+  public TeamMemoryClient(
+      OkHttpClient http, String baseUrl, Supplier<String> bearerToken, String userAgent) {
+    this(http, baseUrl, bearerToken, userAgent, false);
+  }
+
+  private TeamMemoryClient(
+      OkHttpClient http,
+      String baseUrl,
+      Supplier<String> bearerToken,
+      String userAgent,
+      boolean ownsHttp) {
+    this.http = requireNonNull(http, "http is null");
+    requireNonNull(baseUrl, "baseUrl is null");
+    this.baseUrl = HttpUrl.parse(baseUrl);
+    if (this.baseUrl == null) {
+      throw new IllegalArgumentException("baseUrl is not an http or https URL: " + baseUrl);
+    }
+    this.bearerToken = requireNonNull(bearerToken, "bearerToken is null");
+    requireNonNull(userAgent, "userAgent is null");
+    // Fails now, not at the first request, when the agent holds characters a header cannot.
+    new Headers.Builder().add("User-Agent", userAgent);
+    this.userAgent = userAgent;
+    this.ownsHttp = ownsHttp;
+  }
+
+  /**
+   * {@code GET} the whole repository. With {@code ifNoneMatchChecksum}, a repository still at that
+   * checksum answers {@link Response.NotModified}. A never-written repository is {@link
+   * Response.NotFound}.
+   */
+  public Response<RepositorySnapshot> fetch(String repo, Optional<String> ifNoneMatchChecksum) {
+    requireNonNull(ifNoneMatchChecksum, "ifNoneMatchChecksum is null");
+    Request.Builder request = authorized(memoryUrl(repo).build()).get();
+    ifNoneMatchChecksum.ifPresent(
+        checksum -> request.header("If-None-Match", ETags.quote(checksum)));
+    return execute(http, request.build(), RepositorySnapshot.class);
+  }
+
+  /** {@code GET ?view=hashes}: version, checksum and entry checksums, without entry bodies. */
+  public Response<HashesView> fetchHashes(String repo) {
+    HttpUrl url = memoryUrl(repo).addQueryParameter("view", "hashes").build();
+    return execute(http, authorized(url).get().build(), HashesView.class);
+  }
+
+  /**
+   * {@code PUT} an upsert-merge of {@code entries}. The body is written exactly as {@link
+   * BatchPlanner} counts it; plan batches with it first. With {@code ifMatchChecksum}, a repository
+   * no longer at that checksum answers {@link Response.Conflict} and nothing is written.
+   */
+  public Response<PutResponse> put(
+      String repo, Map<String, String> entries, Optional<String> ifMatchChecksum) {
+    requireNonNull(entries, "entries is null");
+    requireNonNull(ifMatchChecksum, "ifMatchChecksum is null");
+    RequestBody body = RequestBody.create(BatchPlanner.body(entries), JSON);
+    Request.Builder request = authorized(memoryUrl(repo).build()).put(body);
+    ifMatchChecksum.ifPresent(checksum -> request.header("If-Match", ETags.quote(checksum)));
+    return execute(http, request.build(), PutResponse.class);
+  }
+
+  /**
+   * {@code DELETE ?key=k} (an extension): the key leaves the repository and is listed in {@code
+   * deletedKeys}. {@code ifMatchChecksum} works as for {@link #put}.
+   */
+  public Response<DeleteResponse> delete(
+      String repo, String key, Optional<String> ifMatchChecksum) {
+    requireNonNull(key, "key is null");
+    requireNonNull(ifMatchChecksum, "ifMatchChecksum is null");
+    HttpUrl url = memoryUrl(repo).addQueryParameter("key", key).build();
+    Request.Builder request = authorized(url).delete();
+    ifMatchChecksum.ifPresent(checksum -> request.header("If-Match", ETags.quote(checksum)));
+    return execute(http, request.build(), DeleteResponse.class);
+  }
+
+  /**
+   * The change feed (an extension): the hashes view as soon as the repository's checksum differs
+   * from {@code sinceChecksum}, or {@link Response.NotModified} once {@code wait} has passed
+   * without a change. The server waits at most 60 seconds, so a longer wait is sent as 60; a
+   * fraction of a second counts as a whole one.
+   */
+  public Response<HashesView> waitForChange(String repo, String sinceChecksum, Duration wait) {
+    requireNonNull(sinceChecksum, "sinceChecksum is null");
+    requireNonNull(wait, "wait is null");
+    if (wait.isNegative()) {
+      throw new IllegalArgumentException("wait is negative: " + wait);
+    }
+    long seconds = Math.min(MAX_WAIT_SECONDS, ceilingSeconds(wait));
+    HttpUrl url =
+        memoryUrl(repo)
+            .addPathSegment("changes")
+            .addQueryParameter("since", sinceChecksum)
+            .addQueryParameter("wait", Long.toString(seconds))
+            .build();
+    // The server holds the request open for the wait; the timeouts must outlast it.
+    Duration held = Duration.ofSeconds(seconds);
+    OkHttpClient patient =
+        http.newBuilder()
+            .readTimeout(Duration.ofMillis(http.readTimeoutMillis()).plus(held))
+            .callTimeout(
+                http.callTimeoutMillis() == 0
+                    ? Duration.ZERO
+                    : Duration.ofMillis(http.callTimeoutMillis()).plus(held))
+            .build();
+    return execute(patient, authorized(url).get().build(), HashesView.class);
+  }
+
+  /** Every kept version of one key, newest first (an extension). */
+  public Response<EntryHistory> history(String repo, String key) {
+    requireNonNull(key, "key is null");
+    HttpUrl url = memoryUrl(repo).addPathSegment("history").addQueryParameter("key", key).build();
+    return execute(http, authorized(url).get().build(), EntryHistory.class);
+  }
+
+  /** Where to log in (an extension); needs no token, so it is sent without one. */
+  public Response<AuthConfig> authConfig() {
+    HttpUrl url = baseUrl.newBuilder().addPathSegments("api/auth/config").build();
+    return execute(http, common(url).get().build(), AuthConfig.class);
+  }
+
+  /** Releases the connection pool and threads of a client this class built; not a caller's. */
+  @Override
+  public void close() {
+    if (ownsHttp) {
+      http.dispatcher().executorService().shutdown();
+      http.connectionPool().evictAll();
+    }
+  }
+
+  private HttpUrl.Builder memoryUrl(String repo) {
+    requireNonNull(repo, "repo is null");
+    // addQueryParameter percent-encodes '/' in a value, so the slug travels as acme%2Fwidgets.
+    return baseUrl.newBuilder().addPathSegments(MEMORY_PATH).addQueryParameter("repo", repo);
+  }
+
+  private Request.Builder common(HttpUrl url) {
+    return new Request.Builder()
+        .url(url)
+        .header("Accept", "application/json")
+        .header("User-Agent", userAgent)
+        .header(BETA_HEADER, BETA_VALUE);
+  }
+
+  private Request.Builder authorized(HttpUrl url) {
+    Request.Builder request = common(url);
+    String token = bearerToken.get();
+    if (token != null && !token.isBlank()) {
+      request.header("Authorization", "Bearer " + token);
+    }
+    return request;
+  }
+
+  private static <T> Response<T> execute(OkHttpClient http, Request request, Class<T> bodyType) {
+    String call = request.method() + " " + request.url().encodedPath();
+    byte[] body;
+    int status;
+    String etag;
+    try (okhttp3.Response response = http.newCall(request).execute()) {
+      status = response.code();
+      etag = response.header("ETag");
+      body = response.body().bytes();
+    } catch (IOException e) {
+      return new Response.TransportFailure<>(call + " failed: " + describe(e), OptionalInt.empty());
+    }
+    return interpret(call, status, etag, body, bodyType);
+  }
+
+  private static <T> Response<T> interpret(
+      String call, int status, String etag, byte[] body, Class<T> bodyType) {
+    if (status >= 200 && status < 300) {
+      try {
+        T parsed = body.length == 0 ? null : ProtocolJson.mapper().readValue(body, bodyType);
+        if (parsed == null) {
+          return new Response.TransportFailure<>(
+              call + ": " + status + " body is empty, not a " + bodyType.getSimpleName(),
+              OptionalInt.of(status));
+        }
+        return new Response.Ok<>(parsed, Optional.ofNullable(etag).map(ETags::unquote));
+      } catch (IOException e) {
+        return new Response.TransportFailure<>(
+            call
+                + ": "
+                + status
+                + " body is not a valid "
+                + bodyType.getSimpleName()
+                + ": "
+                + describeParseFailure(e),
+            OptionalInt.of(status));
+      }
+    }
+    return switch (status) {
+      case 304 -> new Response.NotModified<>();
+      case 401 -> new Response.Unauthorized<>(envelope(body));
+      case 404 -> new Response.NotFound<>(envelope(body));
+      case 412 -> new Response.Conflict<>(envelope(body));
+      case 413 -> {
+        Optional<ErrorEnvelope> error = envelope(body);
+        yield error
+            .flatMap(TooManyEntries::from)
+            .<Response<T>>map(
+                cap -> new Response.TooManyEntries<>(cap.maxEntries(), cap.receivedEntries()))
+            .orElseGet(() -> new Response.Rejected<>(413, error));
+      }
+      default -> {
+        if (status >= 400 && status < 500) {
+          yield new Response.Rejected<>(status, envelope(body));
+        }
+        String what = status >= 500 ? " answered " : " answered an unexpected status ";
+        yield new Response.TransportFailure<>(call + what + status, OptionalInt.of(status));
+      }
+    };
+  }
+
+  /** The error envelope of a 4xx, when the body is one; servers and proxies may send other text. */
+  private static Optional<ErrorEnvelope> envelope(byte[] body) {
+    if (body.length == 0) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.ofNullable(ProtocolJson.mapper().readValue(body, ErrorEnvelope.class));
+    } catch (IOException | RuntimeException e) {
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * Why a body did not parse, by field name. Jackson's own messages can quote the offending value,
+   * which may be an entry's content, so they are not repeated.
+   */
+  private static String describeParseFailure(IOException failure) {
+    if (failure instanceof ValueInstantiationException invalid && invalid.getCause() != null) {
+      // Our records' constructors name the field and never echo content.
+      return invalid.getCause().getMessage();
+    }
+    if (failure instanceof MismatchedInputException mismatch) {
+      Matcher missing = MISSING_PROPERTY.matcher(String.valueOf(mismatch.getOriginalMessage()));
+      if (missing.find()) {
+        return "missing required field '" + qualified(mismatch, missing.group(1)) + "'";
+      }
+      return "field '" + qualified(mismatch, null) + "' has the wrong type";
+    }
+    if (failure instanceof StreamReadException) {
+      return "not valid JSON";
+    }
+    if (failure instanceof JacksonException) {
+      return failure.getClass().getSimpleName();
+    }
+    return describe(failure);
+  }
+
+  /**
+   * The dotted path of the field a mapping failure is about, ending in {@code child} (Jackson
+   * versions differ on whether the path already names a missing property).
+   */
+  private static String qualified(JsonMappingException failure, String child) {
+    StringBuilder path = new StringBuilder();
+    for (JsonMappingException.Reference reference : failure.getPath()) {
+      if (reference.getFieldName() != null) {
+        path.append(path.isEmpty() ? "" : ".").append(reference.getFieldName());
+      } else if (reference.getIndex() >= 0) {
+        path.append('[').append(reference.getIndex()).append(']');
+      }
+    }
+    List<JsonMappingException.Reference> references = failure.getPath();
+    boolean named =
+        !references.isEmpty() && Objects.equals(references.getLast().getFieldName(), child);
+    if (child != null && !named) {
+      path.append(path.isEmpty() ? "" : ".").append(child);
+    }
+    return path.isEmpty() ? "(root)" : path.toString();
+  }
+
+  private static String describe(IOException failure) {
+    String message = failure.getMessage();
+    return failure.getClass().getSimpleName()
+        + (message == null || message.isBlank() ? "" : ": " + message);
+  }
+
+  private static long ceilingSeconds(Duration wait) {
+    long seconds = wait.getSeconds();
+    return wait.getNano() > 0 ? seconds + 1 : seconds;
+  }
+}

@@ -1,0 +1,38 @@
+package dev.teammemory.protocol.suite;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.teammemory.protocol.suite.ProtocolServer.Caller;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Auth discovery (PROTOCOL.md "Extensions", "Auth discovery"). */
+class AuthConfigExtensionTest {
+
+  private static ProtocolServer server;
+
+  @BeforeAll
+  static void connect() {
+    server = ProtocolServer.shared();
+  }
+
+  @BeforeEach
+  void onlyWhenExtensionsAreChecked() {
+    assumeTrue(server.config().extensions(), "extensions are not checked (extensions=false)");
+  }
+
+  @Test
+  void authConfigNeedsNoTokenAndNamesTheGitHubEndpoints() {
+    Reply reply =
+        server.call("GET", "/api/auth/config").as(Caller.ANONYMOUS).send().expectStatus(200);
+
+    JsonNode github = reply.json().path("github");
+    for (String field : new String[] {"clientId", "deviceCodeUrl", "tokenUrl", "apiUrl"}) {
+      assertThat(github.path(field).isTextual()).as(field + " in " + reply.describe()).isTrue();
+    }
+    assertThat(github.path("scopes").isArray()).as("scopes in " + reply.describe()).isTrue();
+  }
+}
