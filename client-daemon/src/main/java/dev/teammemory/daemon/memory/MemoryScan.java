@@ -1,0 +1,140 @@
+package dev.teammemory.daemon.memory;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * Lists the topic files of a memory directory, newest first: every {@code .md} file below it except
+ * {@code MEMORY.md}, at most {@value #MAX_FILES}, each described by the frontmatter in its first
+ * {@value #FRONTMATTER_LINES} lines. Files are ranked by modification time before any is opened, so
+ * a directory of thousands of memories costs one stat each and 200 small reads. Symbolic links are
+ * skipped: a link could point the scan at files outside memory.
+ */
+public final class MemoryScan {
+
+  public static final int MAX_FILES = 200;
+  static final int FRONTMATTER_LINES = 30;
+
+  /** A frontmatter line longer than this is not one worth reading. */
+  private static final int MAX_LINE_CHARACTERS = 8_192;
+
+  private static final DateTimeFormatter ISO_MILLIS =
+      DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
+
+  private MemoryScan() {}
+
+  public static List<MemoryHeader> scan(Path memoryDirectory) throws IOException {
+    return scan(memoryDirectory, MAX_FILES);
+  }
+
+  /** The newest {@code limit} topic files; an absent directory has none. */
+  public static List<MemoryHeader> scan(Path memoryDirectory, int limit) throws IOException {
+    if (!Files.isDirectory(memoryDirectory)) {
+      return List.of();
+    }
+    List<Candidate> candidates = new ArrayList<>();
+    Files.walkFileTree(
+        memoryDirectory,
+        new SimpleFileVisitor<>() {
+          @Override
+          public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
+            String name = file.getFileName().toString();
+            if (attributes.isRegularFile()
+                && name.endsWith(".md")
+                && !name.equals(MemoryLocation.INDEX_FILE)) {
+              candidates.add(new Candidate(file, attributes.lastModifiedTime().toInstant()));
+            }
+            return FileVisitResult.CONTINUE;
+          }
+
+          @Override
+          public FileVisitResult visitFileFailed(Path file, IOException failure) {
+            // An unreadable entry must not hide the rest of the directory.
+            return FileVisitResult.CONTINUE;
+          }
+        });
+    candidates.sort(
+        Comparator.comparing(Candidate::modified)
+            .reversed()
+            .thenComparing(candidate -> candidate.file().toString()));
+    List<MemoryHeader> headers = new ArrayList<>(Math.min(limit, candidates.size()));
+    for (Candidate candidate : candidates) {
+      if (headers.size() >= limit) {
+        break;
+      }
+      read(memoryDirectory, candidate).ifPresent(headers::add);
+    }
+    return headers;
+  }
+
+  /**
+   * The manifest a selector is shown, one line per file: {@code - [type] path (ISO mtime):
+   * description}, the type and description left out when the file has none.
+   */
+  public static String manifest(List<MemoryHeader> headers) {
+    return headers.stream().map(MemoryScan::manifestLine).collect(Collectors.joining("\n"));
+  }
+
+  static String manifestLine(MemoryHeader header) {
+    String tag = header.type().map(type -> "[" + type.wireName() + "] ").orElse("");
+    String timestamp = ISO_MILLIS.format(header.modified());
+    return header.description().isPresent()
+        ? "- " + tag + header.filename() + " (" + timestamp + "): " + header.description().get()
+        : "- " + tag + header.filename() + " (" + timestamp + ")";
+  }
+
+  private record Candidate(Path file, Instant modified) {}
+
+  private static Optional<MemoryHeader> read(Path memoryDirectory, Candidate candidate) {
+    StringBuilder head = new StringBuilder();
+    try (BufferedReader reader =
+        new BufferedReader(
+            new InputStreamReader(
+                Files.newInputStream(candidate.file()),
+                StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPLACE)
+                    .onUnmappableCharacter(CodingErrorAction.REPLACE)))) {
+      for (int line = 0; line < FRONTMATTER_LINES; line++) {
+        String text = reader.readLine();
+        if (text == null) {
+          break;
+        }
+        head.append(
+                text.length() > MAX_LINE_CHARACTERS ? text.substring(0, MAX_LINE_CHARACTERS) : text)
+            .append('\n');
+      }
+    } catch (NoSuchFileException deletedSinceListing) {
+      return Optional.empty();
+    } catch (IOException unreadable) {
+      return Optional.empty();
+    }
+    Frontmatter frontmatter = Frontmatter.parse(head.toString());
+    String relative = memoryDirectory.relativize(candidate.file()).toString().replace('\\', '/');
+    return Optional.of(
+        new MemoryHeader(
+            relative,
+            candidate.file().toAbsolutePath().normalize(),
+            candidate.modified(),
+            frontmatter.string("name"),
+            frontmatter.string("description"),
+            frontmatter.string("type").flatMap(MemoryType::parse)));
+  }
+}

@@ -1,0 +1,129 @@
+package dev.teammemory.daemon.model;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+
+/**
+ * The agent's {@code Edit} tool, with Claude Code's input shape: replace {@code old_string} by
+ * {@code new_string} in {@code file_path}, once unless {@code replace_all}. It edits whatever file
+ * it is given; which files that may be is the permission gate's decision, made before it runs. Its
+ * messages name counts and paths, never the file's content.
+ */
+public final class FileEditTool implements AgentTool {
+
+  public static final String NAME = "Edit";
+
+  private static final ToolDefinition DEFINITION = describe();
+
+  @Override
+  public ToolDefinition definition() {
+    return DEFINITION;
+  }
+
+  @Override
+  public Result execute(JsonNode input) {
+    JsonNode filePath = input.get("file_path");
+    JsonNode oldString = input.get("old_string");
+    JsonNode newString = input.get("new_string");
+    if (filePath == null
+        || !filePath.isTextual()
+        || oldString == null
+        || !oldString.isTextual()
+        || newString == null
+        || !newString.isTextual()) {
+      return Result.error("file_path, old_string and new_string are required strings");
+    }
+    boolean replaceAll = input.path("replace_all").asBoolean(false);
+    String target = oldString.asText();
+    String replacement = newString.asText();
+    if (target.equals(replacement)) {
+      return Result.error("old_string and new_string are the same; nothing to change");
+    }
+    Path file = Path.of(filePath.asText());
+    String before;
+    try {
+      before = Files.readString(file, StandardCharsets.UTF_8);
+    } catch (NoSuchFileException missing) {
+      return Result.error("file does not exist: " + file);
+    } catch (IOException unreadable) {
+      return Result.error("cannot read " + file + ": " + unreadable.getClass().getSimpleName());
+    }
+    String after;
+    if (target.isEmpty()) {
+      if (!before.isEmpty()) {
+        return Result.error("old_string is empty but the file is not; say what to replace");
+      }
+      after = replacement;
+    } else {
+      int matches = count(before, target);
+      if (matches == 0) {
+        return Result.error("old_string was not found in " + file);
+      }
+      if (matches > 1 && !replaceAll) {
+        return Result.error(
+            "old_string occurs "
+                + matches
+                + " times in "
+                + file
+                + "; add surrounding context to make it unique or set replace_all");
+      }
+      after =
+          replaceAll
+              ? before.replace(target, replacement)
+              : replaceFirst(before, target, replacement);
+    }
+    try {
+      Files.writeString(file, after, StandardCharsets.UTF_8);
+    } catch (IOException unwritable) {
+      return Result.error("cannot write " + file + ": " + unwritable.getClass().getSimpleName());
+    }
+    return Result.ok("The file " + file + " has been updated.");
+  }
+
+  private static int count(String text, String target) {
+    int matches = 0;
+    for (int at = text.indexOf(target); at >= 0; at = text.indexOf(target, at + target.length())) {
+      matches++;
+    }
+    return matches;
+  }
+
+  private static String replaceFirst(String text, String target, String replacement) {
+    int at = text.indexOf(target);
+    return text.substring(0, at) + replacement + text.substring(at + target.length());
+  }
+
+  private static ToolDefinition describe() {
+    ObjectNode schema = MessagesJson.JSON.createObjectNode();
+    schema.put("type", "object");
+    ObjectNode properties = schema.putObject("properties");
+    properties
+        .putObject("file_path")
+        .put("type", "string")
+        .put("description", "The absolute path to the file to modify");
+    properties
+        .putObject("old_string")
+        .put("type", "string")
+        .put("description", "The text to replace");
+    properties
+        .putObject("new_string")
+        .put("type", "string")
+        .put("description", "The text to replace it with (must be different from old_string)");
+    properties
+        .putObject("replace_all")
+        .put("type", "boolean")
+        .put("description", "Replace all occurrences of old_string (default false)");
+    schema.putArray("required").add("file_path").add("old_string").add("new_string");
+    schema.put("additionalProperties", false);
+    return new ToolDefinition(
+        NAME,
+        "Performs exact string replacements in files. old_string must be unique in the file"
+            + " unless replace_all is set.",
+        schema);
+  }
+}

@@ -1,0 +1,102 @@
+package dev.teammemory.daemon.recall;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.teammemory.daemon.memory.ClaudeLayout;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * Remembers, per session, which memories recall has surfaced, in the daemon's state directory
+ * ({@code <state>/recall/<session id>.json}), so that separate {@code tmem recall --session} calls
+ * of one session share the "not shown before" rule and the budget.
+ */
+final class RecallSessions {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final Path directory;
+
+  RecallSessions(Path stateHome) {
+    this.directory = requireNonNull(stateHome, "stateHome is null").resolve("recall");
+  }
+
+  SurfacedMemories load(String sessionId) throws IOException {
+    Path file = file(sessionId);
+    JsonNode root;
+    try {
+      root = JSON.readTree(Files.readString(file, StandardCharsets.UTF_8));
+    } catch (NoSuchFileException first) {
+      return SurfacedMemories.NONE;
+    } catch (IOException corrupt) {
+      // A torn state file only loses what was surfaced; recall starts the session afresh.
+      return SurfacedMemories.NONE;
+    }
+    if (root == null || !root.isObject()) {
+      return SurfacedMemories.NONE;
+    }
+    Set<Path> paths = new HashSet<>();
+    for (JsonNode path : root.path("surfaced")) {
+      if (path.isTextual()) {
+        paths.add(Path.of(path.asText()));
+      }
+    }
+    return new SurfacedMemories(paths, Math.max(0, root.path("bytes").asLong(0)));
+  }
+
+  void save(String sessionId, SurfacedMemories surfaced) throws IOException {
+    Path file = file(sessionId);
+    Files.createDirectories(directory);
+    ObjectNode root = JSON.createObjectNode();
+    ArrayNode paths = root.putArray("surfaced");
+    surfaced.paths().stream().map(Path::toString).sorted().forEach(paths::add);
+    root.put("bytes", surfaced.bytes());
+    Path temporary = Files.createTempFile(directory, sessionId, ".tmp");
+    try {
+      Files.writeString(temporary, root.toString(), StandardCharsets.UTF_8);
+      try {
+        Files.move(
+            temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+      } catch (AtomicMoveNotSupportedException notAtomic) {
+        Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING);
+      }
+    } finally {
+      Files.deleteIfExists(temporary);
+    }
+  }
+
+  private Path file(String sessionId) {
+    return directory.resolve(ClaudeLayout.checkSessionId(sessionId) + ".json");
+  }
+
+  static long utf8Length(String text) {
+    long bytes = 0;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c < 0x80) {
+        bytes += 1;
+      } else if (c < 0x800) {
+        bytes += 2;
+      } else if (Character.isHighSurrogate(c)
+          && i + 1 < text.length()
+          && Character.isLowSurrogate(text.charAt(i + 1))) {
+        bytes += 4;
+        i++;
+      } else {
+        bytes += 3;
+      }
+    }
+    return bytes;
+  }
+}

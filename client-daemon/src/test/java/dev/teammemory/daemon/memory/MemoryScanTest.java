@@ -1,0 +1,152 @@
+package dev.teammemory.daemon.memory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class MemoryScanTest {
+
+  @TempDir Path memory;
+
+  private Path topic(String name, String content, Instant modified) throws IOException {
+    Path file = memory.resolve(name);
+    Files.createDirectories(file.getParent());
+    Files.writeString(file, content);
+    Files.setLastModifiedTime(file, FileTime.from(modified));
+    return file;
+  }
+
+  private static String frontmatter(String name, String description, String type) {
+    return "---\nname: "
+        + name
+        + "\ndescription: "
+        + description
+        + "\ntype: "
+        + type
+        + "\n---\nbody\n";
+  }
+
+  @Test
+  void listsTopicFilesNewestFirstWithTheirFrontmatter() throws IOException {
+    topic(
+        "old.md",
+        frontmatter("old", "An old one", "project"),
+        Instant.parse("2025-01-01T00:00:00Z"));
+    topic(
+        "new.md",
+        frontmatter("new", "A new one", "user"),
+        Instant.parse("2025-03-01T10:20:30.456Z"));
+    topic(
+        "team/shared.md",
+        frontmatter("shared", "Shared with the team", "reference"),
+        Instant.parse("2025-02-01T00:00:00Z"));
+
+    List<MemoryHeader> headers = MemoryScan.scan(memory);
+
+    assertThat(headers)
+        .extracting(MemoryHeader::filename)
+        .containsExactly("new.md", "team/shared.md", "old.md");
+    MemoryHeader newest = headers.getFirst();
+    assertThat(newest.name()).contains("new");
+    assertThat(newest.description()).contains("A new one");
+    assertThat(newest.type()).contains(MemoryType.USER);
+    assertThat(newest.file()).isEqualTo(memory.resolve("new.md").toAbsolutePath());
+  }
+
+  @Test
+  void leavesOutIndexesOtherFilesAndSymbolicLinks() throws IOException {
+    topic("MEMORY.md", "- index", Instant.now());
+    topic("team/MEMORY.md", "- team index", Instant.now());
+    topic("notes.txt", "not markdown", Instant.now());
+    Path real = topic("real.md", frontmatter("real", "Real", "user"), Instant.now());
+    Files.createSymbolicLink(memory.resolve("link.md"), real);
+
+    assertThat(MemoryScan.scan(memory))
+        .extracting(MemoryHeader::filename)
+        .containsExactly("real.md");
+  }
+
+  @Test
+  void keepsTheNewestTwoHundred() throws IOException {
+    Instant start = Instant.parse("2025-01-01T00:00:00Z");
+    for (int i = 0; i < 205; i++) {
+      topic(
+          String.format("topic_%03d.md", i),
+          frontmatter("t" + i, "Topic " + i, "project"),
+          start.plusSeconds(i));
+    }
+
+    List<MemoryHeader> headers = MemoryScan.scan(memory);
+
+    assertThat(headers).hasSize(200);
+    assertThat(headers.getFirst().filename()).isEqualTo("topic_204.md");
+    assertThat(headers.getLast().filename()).isEqualTo("topic_005.md");
+  }
+
+  @Test
+  void readsOnlyTheFirstThirtyLines() throws IOException {
+    topic("late.md", "\n".repeat(30) + frontmatter("late", "Too late", "user"), Instant.now());
+    topic(
+        "long.md",
+        "---\nname: long\ndescription: Fine\n---\n" + "line\n".repeat(10_000),
+        Instant.now());
+
+    List<MemoryHeader> headers = MemoryScan.scan(memory);
+
+    assertThat(headers)
+        .filteredOn(header -> header.filename().equals("late.md"))
+        .singleElement()
+        .satisfies(header -> assertThat(header.description()).isEmpty());
+    assertThat(headers)
+        .filteredOn(header -> header.filename().equals("long.md"))
+        .singleElement()
+        .satisfies(header -> assertThat(header.description()).contains("Fine"));
+  }
+
+  @Test
+  void anUnknownTypeStillLoadsWithoutAType() throws IOException {
+    topic("odd.md", frontmatter("odd", "Odd one", "diary"), Instant.now());
+
+    MemoryHeader header = MemoryScan.scan(memory).getFirst();
+
+    assertThat(header.type()).isEmpty();
+    assertThat(header.description()).contains("Odd one");
+  }
+
+  @Test
+  void aMissingDirectoryHasNoTopics() throws IOException {
+    assertThat(MemoryScan.scan(memory.resolve("absent"))).isEmpty();
+  }
+
+  @Test
+  void manifestLinesHaveTheReferencesFormat() {
+    MemoryHeader full =
+        new MemoryHeader(
+            "team/api.md",
+            Path.of("/m/team/api.md"),
+            Instant.parse("2025-03-01T10:20:30Z"),
+            Optional.of("api"),
+            Optional.of("API auth caveats"),
+            Optional.of(MemoryType.REFERENCE));
+    MemoryHeader bare =
+        new MemoryHeader(
+            "loose.md",
+            Path.of("/m/loose.md"),
+            Instant.parse("2025-03-01T10:20:30.456789Z"),
+            Optional.empty(),
+            Optional.empty(),
+            Optional.empty());
+
+    assertThat(MemoryScan.manifest(List.of(full, bare)))
+        .isEqualTo(
+            "- [reference] team/api.md (2025-03-01T10:20:30.000Z): API auth caveats\n- loose.md (2025-03-01T10:20:30.456Z)");
+  }
+}
