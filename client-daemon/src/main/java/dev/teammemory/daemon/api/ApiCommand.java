@@ -1,0 +1,106 @@
+package dev.teammemory.daemon.api;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.teammemory.daemon.memory.ClaudeLayout;
+import dev.teammemory.daemon.memory.Environment;
+import dev.teammemory.daemon.sync.AtomicFiles;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code tmem api}: the local API for other agents, in the foreground. */
+@Command(
+    name = "api",
+    description = {
+      "Serve recall, session notes and compaction to other agents on 127.0.0.1, until SIGTERM or"
+          + " Ctrl-C: POST /v1/recall, GET /v1/notes?session=ID, POST /v1/compact.",
+      "Every request needs Authorization: Bearer <token>; the token is in <state>/api-token (0600)"
+          + " and the address in <state>/api.json."
+    },
+    mixinStandardHelpOptions = true)
+public final class ApiCommand implements Callable<Integer> {
+
+  private final Environment environment;
+  private final Clock clock;
+
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--port",
+      paramLabel = "N",
+      defaultValue = "0",
+      description = "The port (default: any free one).")
+  int port;
+
+  public ApiCommand() {
+    this(Environment.system(), Clock.systemUTC());
+  }
+
+  public ApiCommand(Environment environment, Clock clock) {
+    this.environment = requireNonNull(environment, "environment is null");
+    this.clock = requireNonNull(clock, "clock is null");
+  }
+
+  @Override
+  public Integer call() throws IOException, InterruptedException {
+    if (port < 0 || port > 65_535) {
+      throw dev.teammemory.daemon.cli.UserError.usage(
+          "--port must be between 0 and 65535: " + port);
+    }
+    Path stateHome = ClaudeLayout.of(environment).stateHome();
+    ApiToken token = ApiToken.loadOrCreate(stateHome);
+    LocalApi api = LocalApi.start(port, new MemoryServices(environment, clock), token);
+    Path address = stateHome.resolve("api.json");
+    String json =
+        MemoryServices.JSON
+            .createObjectNode()
+            .put("url", api.url())
+            .put("pid", ProcessHandle.current().pid())
+            .put("tokenFile", ApiToken.file(stateHome).toString())
+            .toString();
+    AtomicFiles.write(address, json.getBytes(StandardCharsets.UTF_8));
+    try {
+      Files.setPosixFilePermissions(address, PosixFilePermissions.fromString("rw-------"));
+    } catch (UnsupportedOperationException notPosix) {
+      // Only the address is in it; the token stays in its own file.
+    }
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  api.close();
+                  try {
+                    Files.deleteIfExists(address);
+                  } catch (IOException ignored) {
+                    // A stale address file names a port nobody answers on; the next start rewrites
+                    // it.
+                  }
+                  stopped.countDown();
+                },
+                "tmem-api-stop"));
+    PrintWriter out = spec.commandLine().getOut();
+    out.println(
+        "tmem api listening on "
+            + api.url()
+            + " (token in "
+            + ApiToken.file(stateHome)
+            + ", address in "
+            + address
+            + ")");
+    out.flush();
+    stopped.await();
+    return 0;
+  }
+}

@@ -1,0 +1,89 @@
+package dev.teammemory.daemon.compact;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.teammemory.daemon.memory.ClaudeLayout;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+
+/**
+ * Stops automatic compaction of a session after {@value #MAX_CONSECUTIVE_FAILURES} failures in a
+ * row, so that a conversation that cannot be compacted does not burn a model call on every turn. A
+ * success closes it again. The count lives in the daemon's state directory ({@code
+ * <state>/compact/}), one file per transcript, because every hook call is a new process.
+ */
+final class CircuitBreaker {
+
+  static final int MAX_CONSECUTIVE_FAILURES = 3;
+
+  private final Path directory;
+
+  CircuitBreaker(Path stateHome) {
+    this.directory = requireNonNull(stateHome, "stateHome is null").resolve("compact");
+  }
+
+  int consecutiveFailures(Path transcript) {
+    try {
+      JsonNode root =
+          TranscriptLines.JSON.readTree(Files.readString(file(transcript), StandardCharsets.UTF_8));
+      return root == null ? 0 : Math.max(0, root.path("consecutiveFailures").asInt(0));
+    } catch (NoSuchFileException never) {
+      return 0;
+    } catch (IOException corrupt) {
+      // A torn counter only forgets failures; the breaker trips again if they continue.
+      return 0;
+    }
+  }
+
+  boolean open(Path transcript) {
+    return consecutiveFailures(transcript) >= MAX_CONSECUTIVE_FAILURES;
+  }
+
+  int recordFailure(Path transcript) throws IOException {
+    int failures = consecutiveFailures(transcript) + 1;
+    save(transcript, failures);
+    return failures;
+  }
+
+  void recordSuccess(Path transcript) throws IOException {
+    if (consecutiveFailures(transcript) != 0) {
+      save(transcript, 0);
+    }
+  }
+
+  private void save(Path transcript, int failures) throws IOException {
+    Files.createDirectories(directory);
+    String body =
+        TranscriptLines.JSON
+            .createObjectNode()
+            .put("transcript", transcript.toString())
+            .put("consecutiveFailures", failures)
+            .toString();
+    Path temporary = Files.createTempFile(directory, "breaker", ".tmp");
+    try {
+      Files.writeString(temporary, body, StandardCharsets.UTF_8);
+      try {
+        Files.move(
+            temporary,
+            file(transcript),
+            StandardCopyOption.ATOMIC_MOVE,
+            StandardCopyOption.REPLACE_EXISTING);
+      } catch (AtomicMoveNotSupportedException notAtomic) {
+        Files.move(temporary, file(transcript), StandardCopyOption.REPLACE_EXISTING);
+      }
+    } finally {
+      Files.deleteIfExists(temporary);
+    }
+  }
+
+  private Path file(Path transcript) {
+    return directory.resolve(
+        ClaudeLayout.sanitize(transcript.toAbsolutePath().normalize().toString()) + ".json");
+  }
+}

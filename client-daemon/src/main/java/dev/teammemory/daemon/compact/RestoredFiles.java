@@ -1,0 +1,136 @@
+package dev.teammemory.daemon.compact;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.teammemory.daemon.transcript.ContentBlock;
+import dev.teammemory.daemon.transcript.Tokens;
+import dev.teammemory.daemon.transcript.TranscriptEntry;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The files the agent read most recently, read again after compaction so that it does not have to:
+ * at most {@value #MAX_FILES}, each cut to {@value #MAX_TOKENS_PER_FILE} tokens, {@value
+ * #MAX_TOKENS_TOTAL} in all, skipping files whose read is still in a kept message. Files that are
+ * gone or not text are skipped.
+ */
+final class RestoredFiles {
+
+  static final int MAX_FILES = 5;
+  static final long MAX_TOKENS_PER_FILE = 5_000;
+  static final long MAX_TOKENS_TOTAL = 50_000;
+  private static final int MAX_CHARACTERS_PER_FILE = (int) MAX_TOKENS_PER_FILE * 4;
+
+  /** One file as it is given back to the agent. */
+  record RestoredFile(Path path, String content, long tokens, boolean truncated) {
+    RestoredFile {
+      requireNonNull(path, "path is null");
+      requireNonNull(content, "content is null");
+    }
+  }
+
+  private RestoredFiles() {}
+
+  /**
+   * @param conversation the messages before compaction, oldest first
+   * @param kept the messages that stay
+   * @param workingDirectory where relative paths in tool calls start
+   */
+  static List<RestoredFile> restore(
+      List<TranscriptEntry> conversation, List<TranscriptEntry> kept, Path workingDirectory) {
+    Set<Path> visible = new LinkedHashSet<>();
+    kept.forEach(message -> readPaths(message, workingDirectory).forEach(visible::add));
+    Set<Path> recent = new LinkedHashSet<>();
+    for (int i = conversation.size() - 1; i >= 0; i--) {
+      List<Path> paths = readPaths(conversation.get(i), workingDirectory);
+      for (int j = paths.size() - 1; j >= 0; j--) {
+        recent.add(paths.get(j));
+      }
+    }
+    List<RestoredFile> restored = new ArrayList<>();
+    long budget = 0;
+    for (Path path : recent) {
+      if (restored.size() >= MAX_FILES) {
+        break;
+      }
+      if (visible.contains(path)) {
+        continue;
+      }
+      RestoredFile file = read(path);
+      if (file == null) {
+        continue;
+      }
+      if (budget + file.tokens() > MAX_TOKENS_TOTAL) {
+        break;
+      }
+      restored.add(file);
+      budget += file.tokens();
+    }
+    return restored;
+  }
+
+  private static List<Path> readPaths(TranscriptEntry message, Path workingDirectory) {
+    List<Path> paths = new ArrayList<>();
+    for (ContentBlock.ToolUse use : message.toolUses()) {
+      if (!use.name().equals("Read")) {
+        continue;
+      }
+      use.stringInput("file_path")
+          .ifPresent(
+              path -> {
+                try {
+                  paths.add(workingDirectory.resolve(path).toAbsolutePath().normalize());
+                } catch (InvalidPathException notAPath) {
+                  // A malformed path in a tool call names no file to restore.
+                }
+              });
+    }
+    return paths;
+  }
+
+  private static RestoredFile read(Path path) {
+    if (!Files.isRegularFile(path)) {
+      return null;
+    }
+    String text;
+    try {
+      byte[] bytes = Files.readAllBytes(path);
+      text =
+          StandardCharsets.UTF_8
+              .newDecoder()
+              .onMalformedInput(CodingErrorAction.REPORT)
+              .onUnmappableCharacter(CodingErrorAction.REPORT)
+              .decode(ByteBuffer.wrap(bytes))
+              .toString();
+    } catch (CharacterCodingException binary) {
+      return null;
+    } catch (IOException unreadable) {
+      return null;
+    }
+    if (text.indexOf('\0') >= 0) {
+      return null;
+    }
+    boolean truncated = text.length() > MAX_CHARACTERS_PER_FILE;
+    if (truncated) {
+      int cut = text.lastIndexOf('\n', MAX_CHARACTERS_PER_FILE);
+      int end = cut > 0 ? cut : MAX_CHARACTERS_PER_FILE;
+      long remainingLines = text.substring(end).lines().count();
+      text =
+          text.substring(0, end)
+              + "\n[... file truncated after compaction: "
+              + remainingLines
+              + " more lines; read the file for the rest ...]";
+    }
+    return new RestoredFile(path, text, Tokens.rough(text), truncated);
+  }
+}

@@ -1,0 +1,57 @@
+package dev.teammemory.daemon.extract;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.teammemory.daemon.memory.ClaudeLayout;
+import dev.teammemory.daemon.sync.AtomicFiles;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * The last message each session's extraction has looked at, in the daemon's state directory ({@code
+ * <state>/extract/cursors/}), so that every turn is looked at once.
+ */
+final class ExtractionCursor {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final Path directory;
+
+  ExtractionCursor(Path stateHome) {
+    this.directory =
+        requireNonNull(stateHome, "stateHome is null").resolve("extract").resolve("cursors");
+  }
+
+  Optional<String> load(Path transcript) {
+    try {
+      JsonNode root = JSON.readTree(Files.readString(file(transcript), StandardCharsets.UTF_8));
+      JsonNode last = root == null ? null : root.get("lastMessage");
+      return last != null && last.isTextual() ? Optional.of(last.asText()) : Optional.empty();
+    } catch (NoSuchFileException first) {
+      return Optional.empty();
+    } catch (IOException corrupt) {
+      // A lost cursor only means the context is looked at again; saving is idempotent.
+      return Optional.empty();
+    }
+  }
+
+  void save(Path transcript, String lastMessage) throws IOException {
+    String body =
+        JSON.createObjectNode()
+            .put("transcript", transcript.toString())
+            .put("lastMessage", lastMessage)
+            .toString();
+    AtomicFiles.write(file(transcript), body.getBytes(StandardCharsets.UTF_8));
+  }
+
+  private Path file(Path transcript) {
+    return directory.resolve(
+        ClaudeLayout.sanitize(transcript.toAbsolutePath().normalize().toString()) + ".json");
+  }
+}

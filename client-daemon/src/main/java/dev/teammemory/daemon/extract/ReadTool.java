@@ -1,0 +1,68 @@
+package dev.teammemory.daemon.extract;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.teammemory.daemon.model.AgentTool;
+import dev.teammemory.daemon.model.ToolDefinition;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * The agent's {@code Read} tool: a file's lines, numbered as Claude Code numbers them ({@code cat
+ * -n}), at most {@value #MAX_LINES} from {@code offset}. Which files may be read is the permission
+ * gate's decision.
+ */
+final class ReadTool implements AgentTool {
+
+  static final int MAX_LINES = 2_000;
+  private static final int MAX_LINE = 2_000;
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @Override
+  public ToolDefinition definition() {
+    var schema = JSON.createObjectNode().put("type", "object");
+    var properties = schema.putObject("properties");
+    properties
+        .putObject("file_path")
+        .put("type", "string")
+        .put("description", "The absolute path of the file to read");
+    properties
+        .putObject("offset")
+        .put("type", "integer")
+        .put("description", "The line to start at (1-based)");
+    properties
+        .putObject("limit")
+        .put("type", "integer")
+        .put("description", "How many lines to read");
+    schema.putArray("required").add("file_path");
+    return new ToolDefinition(
+        MemoryWriteGate.READ, "Reads a file from the local filesystem, with line numbers.", schema);
+  }
+
+  @Override
+  public Result execute(JsonNode input) {
+    Path file = Path.of(input.path("file_path").asText());
+    int offset = Math.max(1, input.path("offset").asInt(1));
+    int limit = Math.max(1, Math.min(MAX_LINES, input.path("limit").asInt(MAX_LINES)));
+    List<String> lines;
+    try {
+      lines = Files.readString(file, StandardCharsets.UTF_8).lines().toList();
+    } catch (NoSuchFileException missing) {
+      return Result.error("file does not exist: " + file);
+    } catch (IOException unreadable) {
+      return Result.error("cannot read " + file + ": " + unreadable.getClass().getSimpleName());
+    }
+    StringBuilder text = new StringBuilder();
+    for (int i = offset - 1; i < Math.min(lines.size(), offset - 1 + limit); i++) {
+      String line = lines.get(i);
+      text.append(String.format("%6d\t", i + 1))
+          .append(line.length() > MAX_LINE ? line.substring(0, MAX_LINE) : line)
+          .append('\n');
+    }
+    return Result.ok(text.isEmpty() ? "(the file is empty)" : text.toString());
+  }
+}

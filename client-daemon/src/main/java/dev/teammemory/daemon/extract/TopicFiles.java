@@ -1,0 +1,228 @@
+package dev.teammemory.daemon.extract;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.teammemory.daemon.memory.MemoryHeader;
+import dev.teammemory.daemon.memory.MemoryLocation;
+import dev.teammemory.daemon.memory.MemoryScan;
+import dev.teammemory.daemon.memory.MemoryType;
+import dev.teammemory.daemon.sync.AtomicFiles;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Writes memories the way the instructions ask an agent to: a topic file with frontmatter, then one
+ * line in the folder's {@code MEMORY.md}. A memory close to an existing one of the same type
+ * updates that file instead of starting a duplicate; one already stated there changes nothing.
+ */
+final class TopicFiles {
+
+  /** Index lines are kept short: the index is always in the agent's context. */
+  static final int MAX_INDEX_LINE = 150;
+
+  private static final double SAME_TOPIC = 0.5;
+  private static final Set<String> STOP_WORDS =
+      Set.of(
+          "the", "and", "for", "with", "that", "this", "use", "not", "are", "was", "you", "your",
+          "our", "all", "any", "but", "its", "it's", "from", "into", "when", "then", "than", "have",
+          "has", "always", "never", "don't", "dont", "please", "instead", "should", "must", "will",
+          "just");
+
+  /** What a save did to a file. */
+  enum Change {
+    CREATED,
+    UPDATED,
+    UNCHANGED
+  }
+
+  record Saved(Path file, Change change) {
+    Saved {
+      requireNonNull(file, "file is null");
+      requireNonNull(change, "change is null");
+    }
+  }
+
+  private TopicFiles() {}
+
+  /**
+   * Saves one memory in {@code directory} (the private memory folder or its {@code team/}).
+   *
+   * @param today the date written into the memory's **Why:** line
+   */
+  static Saved save(Path directory, Candidate candidate, LocalDate today) throws IOException {
+    Files.createDirectories(directory);
+    Optional<Path> sameTopic = sameTopic(directory, candidate);
+    if (sameTopic.isPresent()) {
+      Path file = sameTopic.get();
+      String content = Files.readString(file, StandardCharsets.UTF_8);
+      if (OfflineExtractor.normalized(content)
+          .contains(OfflineExtractor.normalized(candidate.rule()))) {
+        return new Saved(file, Change.UNCHANGED);
+      }
+      String updated =
+          content.stripTrailing()
+              + "\n\n"
+              + candidate.rule()
+              + "\n\n**Why:** "
+              + candidate.why()
+              + " ("
+              + today
+              + ").\n";
+      AtomicFiles.write(file, updated.getBytes(StandardCharsets.UTF_8));
+      return new Saved(file, Change.UPDATED);
+    }
+    String name = title(candidate.rule());
+    Path file = uniqueFile(directory, candidate.type().wireName() + "_" + slug(candidate.rule()));
+    String description = oneLine(candidate.rule(), MAX_INDEX_LINE);
+    String content =
+        "---\n"
+            + "name: "
+            + quoted(name)
+            + "\ndescription: "
+            + quoted(description)
+            + "\ntype: "
+            + candidate.type().wireName()
+            + "\n---\n\n"
+            + candidate.rule()
+            + "\n\n**Why:** "
+            + candidate.why()
+            + " ("
+            + today
+            + ").\n"
+            + "**How to apply:** "
+            + (candidate.type() == MemoryType.USER
+                ? "keep this in mind when tailoring answers to the user."
+                : "follow this in future sessions unless the user says otherwise.")
+            + "\n";
+    AtomicFiles.write(file, content.getBytes(StandardCharsets.UTF_8));
+    index(directory, file, name, description);
+    return new Saved(file, Change.CREATED);
+  }
+
+  /** Adds or replaces the one index line that points at {@code file}. */
+  static void index(Path directory, Path file, String name, String description) throws IOException {
+    Path index = directory.resolve(MemoryLocation.INDEX_FILE);
+    String relative = directory.relativize(file).toString().replace('\\', '/');
+    String line = oneLine("- [" + name + "](" + relative + ") — " + description, MAX_INDEX_LINE);
+    List<String> lines = new ArrayList<>();
+    try {
+      lines.addAll(Files.readString(index, StandardCharsets.UTF_8).lines().toList());
+    } catch (NoSuchFileException absent) {
+      // The first memory starts the index.
+    }
+    boolean replaced = false;
+    for (int i = 0; i < lines.size(); i++) {
+      if (lines.get(i).contains("](" + relative + ")")) {
+        lines.set(i, line);
+        replaced = true;
+        break;
+      }
+    }
+    if (!replaced) {
+      lines.add(line);
+    }
+    AtomicFiles.write(index, (String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8));
+  }
+
+  private static Optional<Path> sameTopic(Path directory, Candidate candidate) throws IOException {
+    Set<String> words = words(candidate.rule());
+    Path best = null;
+    double bestScore = 0;
+    for (MemoryHeader header : MemoryScan.scan(directory)) {
+      if (!header.file().getParent().equals(directory.toAbsolutePath().normalize())
+          || !header.type().equals(Optional.of(candidate.type()))) {
+        continue;
+      }
+      String body;
+      try {
+        body = Files.readString(header.file(), StandardCharsets.UTF_8);
+      } catch (IOException unreadable) {
+        continue;
+      }
+      if (OfflineExtractor.normalized(body)
+          .contains(OfflineExtractor.normalized(candidate.rule()))) {
+        return Optional.of(header.file());
+      }
+      double score =
+          similarity(
+              words, words(header.description().orElse("") + " " + header.name().orElse("")));
+      if (score >= SAME_TOPIC && score > bestScore) {
+        best = header.file();
+        bestScore = score;
+      }
+    }
+    return Optional.ofNullable(best);
+  }
+
+  /** Overlap of two word sets (Jaccard), 0 when either is empty. */
+  static double similarity(Set<String> a, Set<String> b) {
+    if (a.isEmpty() || b.isEmpty()) {
+      return 0;
+    }
+    Set<String> both = new HashSet<>(a);
+    both.retainAll(b);
+    Set<String> either = new HashSet<>(a);
+    either.addAll(b);
+    return (double) both.size() / either.size();
+  }
+
+  static Set<String> words(String text) {
+    Set<String> words = new HashSet<>();
+    for (String word : text.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}']+")) {
+      if (word.length() >= 3 && !STOP_WORDS.contains(word)) {
+        words.add(word);
+      }
+    }
+    return words;
+  }
+
+  private static String title(String rule) {
+    String words =
+        String.join(
+            " ",
+            List.of(rule.replaceAll("[*_`#\\[\\]]", "").split("\\s+")).stream().limit(8).toList());
+    return oneLine(words.replaceAll("[.,;:!?]+$", ""), 60);
+  }
+
+  private static String slug(String rule) {
+    String slug =
+        String.join(
+            "_",
+            List.of(rule.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", " ").strip().split(" "))
+                .stream()
+                .filter(word -> word.length() >= 3 && !STOP_WORDS.contains(word))
+                .limit(4)
+                .toList());
+    return slug.isEmpty() ? "memory" : slug;
+  }
+
+  private static Path uniqueFile(Path directory, String stem) {
+    Path file = directory.resolve(stem + ".md");
+    for (int i = 2; Files.exists(file); i++) {
+      file = directory.resolve(stem + "_" + i + ".md");
+    }
+    return file;
+  }
+
+  static String oneLine(String text, int max) {
+    String line = text.replaceAll("\\s+", " ").strip();
+    return line.length() <= max ? line : line.substring(0, max - 1).strip() + "…";
+  }
+
+  /**
+   * A YAML double-quoted scalar, so that a {@code :} in a description never breaks the frontmatter.
+   */
+  static String quoted(String value) {
+    return "\"" + value.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+  }
+}

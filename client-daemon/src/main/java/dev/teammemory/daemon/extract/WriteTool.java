@@ -1,0 +1,52 @@
+package dev.teammemory.daemon.extract;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.teammemory.daemon.model.AgentTool;
+import dev.teammemory.daemon.model.ToolDefinition;
+import dev.teammemory.daemon.sync.AtomicFiles;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+
+/**
+ * The agent's {@code Write} tool: creates or replaces a whole file, folders included, atomically.
+ * Where it may write is the permission gate's decision, made before it runs.
+ */
+final class WriteTool implements AgentTool {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @Override
+  public ToolDefinition definition() {
+    var schema = JSON.createObjectNode().put("type", "object");
+    var properties = schema.putObject("properties");
+    properties
+        .putObject("file_path")
+        .put("type", "string")
+        .put("description", "The absolute path of the file to write");
+    properties
+        .putObject("content")
+        .put("type", "string")
+        .put("description", "The whole content of the file");
+    schema.putArray("required").add("file_path").add("content");
+    return new ToolDefinition(
+        MemoryWriteGate.WRITE, "Writes a file, replacing it if it exists.", schema);
+  }
+
+  @Override
+  public Result execute(JsonNode input) {
+    JsonNode filePath = input.get("file_path");
+    JsonNode content = input.get("content");
+    if (filePath == null || !filePath.isTextual() || content == null || !content.isTextual()) {
+      return Result.error("file_path and content are required strings");
+    }
+    Path file = Path.of(filePath.asText());
+    try {
+      AtomicFiles.write(file, content.asText().getBytes(StandardCharsets.UTF_8));
+    } catch (IOException failed) {
+      return Result.error("cannot write " + file + ": " + failed.getClass().getSimpleName());
+    }
+    return Result.ok("wrote " + file);
+  }
+}

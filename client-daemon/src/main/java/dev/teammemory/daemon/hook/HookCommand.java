@@ -1,0 +1,340 @@
+package dev.teammemory.daemon.hook;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.teammemory.daemon.cli.UserError;
+import dev.teammemory.daemon.compact.CompactionInstructions;
+import dev.teammemory.daemon.dailylog.DailyLog;
+import dev.teammemory.daemon.dailylog.DailyLogMode;
+import dev.teammemory.daemon.extract.ExtractCommand;
+import dev.teammemory.daemon.extract.ExtractionOutcome;
+import dev.teammemory.daemon.extract.MemoryInstructions;
+import dev.teammemory.daemon.memory.ClaudeLayout;
+import dev.teammemory.daemon.memory.Environment;
+import dev.teammemory.daemon.memory.MemoryIndex;
+import dev.teammemory.daemon.memory.MemoryLocation;
+import dev.teammemory.daemon.model.LanguageModel;
+import dev.teammemory.daemon.notes.SessionNotes;
+import dev.teammemory.daemon.transcript.ContentBlock;
+import dev.teammemory.daemon.transcript.Transcript;
+import dev.teammemory.daemon.transcript.TranscriptEntry;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code tmem hook …}: the entry points Claude Code's hooks call. Each reads the hook's JSON on
+ * stdin and prints what the agent should see. A hook's own problems exit 1, which the agent shows
+ * and ignores; never 2, which would block the user's prompt or the agent's stop.
+ */
+@Command(
+    name = "hook",
+    description = {
+      "Entry points for Claude Code hooks; each reads the hook's JSON on stdin.",
+      "Install them into your Claude Code settings with: tmem hook install"
+    },
+    mixinStandardHelpOptions = true,
+    subcommands = {
+      HookCommand.SessionStart.class,
+      HookCommand.UserPrompt.class,
+      HookCommand.PreCompact.class,
+      HookCommand.Stop.class,
+      HookInstallCommand.class,
+      HookInstallCommand.Uninstall.class
+    })
+public final class HookCommand {
+
+  /** What every hook entry point shares: its environment, stdin and clock. */
+  abstract static class Entry implements Callable<Integer> {
+
+    final Environment environment;
+    final InputStream in;
+    final Clock clock;
+
+    @Spec CommandSpec spec;
+
+    Entry(Environment environment, InputStream in, Clock clock) {
+      this.environment = requireNonNull(environment, "environment is null");
+      this.in = requireNonNull(in, "in is null");
+      this.clock = requireNonNull(clock, "clock is null");
+    }
+
+    /** The environment as seen from the agent's working directory. */
+    Environment inProject(HookInput input) {
+      return input
+          .cwd()
+          .filter(Files::isDirectory)
+          .map(environment::withWorkingDirectory)
+          .orElse(environment);
+    }
+
+    PrintWriter out() {
+      return spec.commandLine().getOut();
+    }
+
+    PrintWriter err() {
+      return spec.commandLine().getErr();
+    }
+
+    LanguageModel model() {
+      try {
+        return LanguageModel.fromEnvironment(environment.variables());
+      } catch (IllegalArgumentException misconfigured) {
+        throw UserError.problem(misconfigured.getMessage() + "; fix the variable or unset it");
+      }
+    }
+  }
+
+  /** SessionStart: the memory instructions and the index. */
+  @Command(
+      name = "session-start",
+      description = "Print the memory instructions and MEMORY.md for a new or resumed session.",
+      mixinStandardHelpOptions = true)
+  public static final class SessionStart extends Entry {
+
+    public SessionStart() {
+      this(Environment.system(), System.in, Clock.systemDefaultZone());
+    }
+
+    public SessionStart(Environment environment, InputStream in, Clock clock) {
+      super(environment, in, clock);
+    }
+
+    @Override
+    public Integer call() throws IOException {
+      HookInput input = HookInput.read(in);
+      Environment project = inProject(input);
+      MemoryLocation location = MemoryLocation.resolve(project);
+      location.warnings().forEach(warning -> err().println("tmem: " + warning));
+      if (!location.enabled()) {
+        return 0;
+      }
+      out()
+          .println(
+              HookOutput.additionalContext(
+                  "SessionStart", context(location, DailyLogMode.of(project, location), clock)));
+      return 0;
+    }
+
+    static String context(MemoryLocation location, DailyLogMode dailyLog, Clock clock)
+        throws IOException {
+      StringBuilder context = new StringBuilder();
+      boolean team = location.teamActive() && !dailyLog.enabled();
+      context.append(
+          dailyLog.enabled()
+              ? MemoryInstructions.dailyLog(
+                  location.directory(), new DailyLog(location.directory(), clock).today())
+              : MemoryInstructions.autoMemory(location.directory(), team));
+      context
+          .append("\n## MEMORY.md\n\n")
+          .append(
+              MemoryIndex.load(location.index())
+                  .map(MemoryIndex::content)
+                  .orElse(
+                      "Your MEMORY.md is currently empty. When you save new memories, they will appear here."));
+      if (team) {
+        Optional<MemoryIndex> teamIndex =
+            MemoryIndex.load(location.teamDirectory().resolve(MemoryLocation.INDEX_FILE));
+        if (teamIndex.isPresent()) {
+          context
+              .append("\n\n## team/MEMORY.md (shared with everyone on this repository)\n\n")
+              .append(teamIndex.get().content());
+        }
+      }
+      return context.append('\n').toString();
+    }
+  }
+
+  /** UserPromptSubmit: the memories relevant to the prompt, not shown before in the session. */
+  @Command(
+      name = "user-prompt",
+      description = "Print the memories relevant to the user's prompt.",
+      mixinStandardHelpOptions = true)
+  public static final class UserPrompt extends Entry {
+
+    private static final int RECENT_MESSAGES = 20;
+
+    public UserPrompt() {
+      this(Environment.system(), System.in, Clock.systemUTC());
+    }
+
+    public UserPrompt(Environment environment, InputStream in, Clock clock) {
+      super(environment, in, clock);
+    }
+
+    @Override
+    public Integer call() throws IOException {
+      HookInput input = HookInput.read(in);
+      String prompt = input.prompt().orElse("").strip();
+      if (prompt.isEmpty() || prompt.startsWith("/")) {
+        return 0;
+      }
+      Environment project = inProject(input);
+      if (!MemoryLocation.resolve(project).enabled()) {
+        return 0;
+      }
+      SessionRecall.Recalled recalled =
+          SessionRecall.recall(project, clock, input.sessionId(), prompt, recentTools(input));
+      if (recalled.problem().isPresent()) {
+        throw UserError.problem(recalled.problem().get());
+      }
+      if (!recalled.memories().isEmpty()) {
+        out()
+            .println(
+                HookOutput.additionalContext(
+                    "UserPromptSubmit", String.join("\n\n", recalled.memories())));
+      }
+      return 0;
+    }
+
+    /** The tools the agent used lately: recall skips their usage notes, keeping their warnings. */
+    private static List<String> recentTools(HookInput input) {
+      if (input.transcriptPath().isEmpty()) {
+        return List.of();
+      }
+      List<TranscriptEntry> messages;
+      try {
+        messages = Transcript.read(input.transcriptPath().get()).currentContext();
+      } catch (IOException unreadable) {
+        return List.of();
+      }
+      Set<String> tools = new LinkedHashSet<>();
+      for (TranscriptEntry message :
+          messages.subList(Math.max(0, messages.size() - RECENT_MESSAGES), messages.size())) {
+        message.toolUses().stream().map(ContentBlock.ToolUse::name).forEach(tools::add);
+      }
+      return List.copyOf(tools);
+    }
+  }
+
+  /** PreCompact: the session notes, as custom instructions for the agent's own compaction. */
+  @Command(
+      name = "pre-compact",
+      description = "Print the session notes as custom instructions for the agent's compaction.",
+      mixinStandardHelpOptions = true)
+  public static final class PreCompact extends Entry {
+
+    public PreCompact() {
+      this(Environment.system(), System.in, Clock.systemUTC());
+    }
+
+    public PreCompact(Environment environment, InputStream in, Clock clock) {
+      super(environment, in, clock);
+    }
+
+    @Override
+    public Integer call() throws IOException {
+      HookInput input = HookInput.read(in);
+      ClaudeLayout layout = ClaudeLayout.of(environment);
+      Optional<Path> notesFile = notesFile(layout, input);
+      if (notesFile.isEmpty()) {
+        return 0;
+      }
+      Optional<Path> transcript = input.transcriptPath().filter(Files::isRegularFile);
+      if (transcript.isPresent()) {
+        // Bring the notes up to date when they are due, so they cover what is about to be
+        // compacted.
+        new SessionNotes(layout, model(), clock).update(transcript.get(), notesFile.get(), false);
+      }
+      Optional<String> notes = readIfPresent(notesFile.get());
+      if (notes.isEmpty()) {
+        return 0;
+      }
+      Optional<String> template =
+          readIfPresent(layout.sessionMemoryConfig().resolve("template.md"));
+      CompactionInstructions.fromNotes(notes.get(), notesFile.get(), template)
+          .ifPresent(out()::println);
+      return 0;
+    }
+  }
+
+  /** Stop: the turn is over; keep the notes current and extract memories. */
+  @Command(
+      name = "stop",
+      description = "After each turn: update the session notes when due and extract memories.",
+      mixinStandardHelpOptions = true)
+  public static final class Stop extends Entry {
+
+    public Stop() {
+      this(Environment.system(), System.in, Clock.systemDefaultZone());
+    }
+
+    public Stop(Environment environment, InputStream in, Clock clock) {
+      super(environment, in, clock);
+    }
+
+    @Override
+    public Integer call() throws IOException {
+      HookInput input = HookInput.read(in);
+      Optional<Path> transcript = input.transcriptPath().filter(Files::isRegularFile);
+      if (input.stopHookActive() || transcript.isEmpty()) {
+        return 0;
+      }
+      Environment project = inProject(input);
+      ClaudeLayout layout = ClaudeLayout.of(environment);
+      LanguageModel model = model();
+      List<String> problems = new ArrayList<>();
+      Optional<Path> notesFile = notesFile(layout, input);
+      if (notesFile.isPresent()) {
+        try {
+          new SessionNotes(layout, model, clock).update(transcript.get(), notesFile.get(), false);
+        } catch (IOException failed) {
+          problems.add(
+              "the session notes could not be updated (" + failed.getClass().getSimpleName() + ")");
+        }
+      }
+      try {
+        ExtractionOutcome outcome = ExtractCommand.extract(project, model, clock, transcript.get());
+        if (outcome instanceof ExtractionOutcome.Failed failed) {
+          problems.add("memory extraction failed: " + failed.reason());
+        }
+      } catch (IOException failed) {
+        problems.add("memory extraction failed (" + failed.getClass().getSimpleName() + ")");
+      }
+      problems.addAll(AfterTurn.consolidateIfDue(project, model, clock, input.sessionId()));
+      if (!problems.isEmpty()) {
+        throw UserError.problem(String.join("; ", problems));
+      }
+      return 0;
+    }
+  }
+
+  /** The session's notes: beside its transcript, or from its working directory and id. */
+  static Optional<Path> notesFile(ClaudeLayout layout, HookInput input) throws IOException {
+    Optional<Path> transcript = input.transcriptPath().filter(Files::isRegularFile);
+    if (transcript.isPresent()) {
+      return Optional.of(
+          SessionNotes.notesFor(layout, transcript.get(), Transcript.read(transcript.get())));
+    }
+    if (input.cwd().isPresent() && input.sessionId().isPresent()) {
+      try {
+        return Optional.of(layout.sessionNotes(input.cwd().get(), input.sessionId().get()));
+      } catch (IllegalArgumentException unusableSessionId) {
+        return Optional.empty();
+      }
+    }
+    return Optional.empty();
+  }
+
+  static Optional<String> readIfPresent(Path file) throws IOException {
+    try {
+      return Optional.of(Files.readString(file, StandardCharsets.UTF_8));
+    } catch (NoSuchFileException absent) {
+      return Optional.empty();
+    }
+  }
+}

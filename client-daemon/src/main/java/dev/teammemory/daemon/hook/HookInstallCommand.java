@@ -1,0 +1,238 @@
+package dev.teammemory.daemon.hook;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.teammemory.daemon.cli.UserError;
+import dev.teammemory.daemon.memory.ClaudeLayout;
+import dev.teammemory.daemon.memory.Environment;
+import dev.teammemory.daemon.sync.AtomicFiles;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code tmem hook install}: adds the four hooks to the user's Claude Code settings ({@code
+ * $CLAUDE_CONFIG_DIR/settings.json}, else {@code ~/.claude/settings.json}). Existing hooks and
+ * settings stay; a hook already installed is not added again; the previous file is kept as {@code
+ * settings.json.bak}; the new one replaces it atomically with the same permissions.
+ */
+@Command(
+    name = "install",
+    description = {
+      "Add tmem's SessionStart, UserPromptSubmit, PreCompact and Stop hooks to your Claude Code"
+          + " settings, keeping every hook and setting already there.",
+      "The previous settings are kept as settings.json.bak."
+    },
+    mixinStandardHelpOptions = true)
+public final class HookInstallCommand implements Callable<Integer> {
+
+  static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  private final Environment environment;
+
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--command",
+      paramLabel = "CMD",
+      description =
+          "How the hooks start tmem (default: this java and tmem.jar, e.g. '/usr/bin/java' -jar '/opt/tmem.jar').")
+  String command;
+
+  @Option(
+      names = "--dry-run",
+      description = "Print the settings that would be written; change nothing.")
+  boolean dryRun;
+
+  public HookInstallCommand() {
+    this(Environment.system());
+  }
+
+  public HookInstallCommand(Environment environment) {
+    this.environment = requireNonNull(environment, "environment is null");
+  }
+
+  @Override
+  public Integer call() throws IOException {
+    Path settingsFile = ClaudeLayout.of(environment).userSettings();
+    String prefix = command != null ? command.strip() : runningJarCommand();
+    ObjectNode settings = readSettings(settingsFile);
+    List<String> added;
+    try {
+      added = HookSettings.install(settings, prefix);
+    } catch (IllegalArgumentException unexpectedShape) {
+      throw UserError.problem(
+          settingsFile
+              + ": "
+              + unexpectedShape.getMessage()
+              + "; fix it by hand first; nothing was changed");
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    if (dryRun) {
+      out.println(JSON.writeValueAsString(settings));
+      return 0;
+    }
+    if (added.isEmpty()) {
+      out.println("tmem's hooks are already in " + settingsFile + "; nothing changed");
+      return 0;
+    }
+    write(settingsFile, settings);
+    out.println("added tmem hooks for " + String.join(", ", added) + " to " + settingsFile);
+    if (Files.exists(backup(settingsFile))) {
+      out.println("the previous settings are in " + backup(settingsFile));
+    }
+    out.println("start a new Claude Code session for them to take effect");
+    return 0;
+  }
+
+  /** {@code tmem hook uninstall}: takes the hooks out again. */
+  @Command(
+      name = "uninstall",
+      description = "Remove tmem's hooks from your Claude Code settings, keeping everything else.",
+      mixinStandardHelpOptions = true)
+  public static final class Uninstall implements Callable<Integer> {
+
+    private final Environment environment;
+
+    @Spec CommandSpec spec;
+
+    @Option(
+        names = "--command",
+        paramLabel = "CMD",
+        description =
+            "The command the hooks were installed with (default: this java and tmem.jar).")
+    String command;
+
+    public Uninstall() {
+      this(Environment.system());
+    }
+
+    public Uninstall(Environment environment) {
+      this.environment = requireNonNull(environment, "environment is null");
+    }
+
+    @Override
+    public Integer call() throws IOException {
+      Path settingsFile = ClaudeLayout.of(environment).userSettings();
+      String prefix = command != null ? command.strip() : runningJarCommand();
+      ObjectNode settings = readSettings(settingsFile);
+      int removed;
+      try {
+        removed = HookSettings.uninstall(settings, prefix);
+      } catch (IllegalArgumentException unexpectedShape) {
+        throw UserError.problem(
+            settingsFile
+                + ": "
+                + unexpectedShape.getMessage()
+                + "; fix it by hand first; nothing was changed");
+      }
+      if (removed == 0) {
+        spec.commandLine()
+            .getOut()
+            .println("no tmem hooks in " + settingsFile + "; nothing changed");
+        return 0;
+      }
+      write(settingsFile, settings);
+      spec.commandLine()
+          .getOut()
+          .println("removed " + removed + " tmem hooks from " + settingsFile);
+      return 0;
+    }
+  }
+
+  static ObjectNode readSettings(Path settingsFile) throws IOException {
+    String text;
+    try {
+      text = Files.readString(settingsFile, StandardCharsets.UTF_8);
+    } catch (NoSuchFileException absent) {
+      return HookSettings.empty();
+    }
+    if (text.isBlank()) {
+      return HookSettings.empty();
+    }
+    JsonNode root;
+    try {
+      root = JSON.readTree(text);
+    } catch (JsonProcessingException invalid) {
+      throw UserError.problem(
+          settingsFile
+              + " is not valid JSON (line "
+              + invalid.getLocation().getLineNr()
+              + "); fix it first; nothing was changed");
+    }
+    if (!(root instanceof ObjectNode object)) {
+      throw UserError.problem(
+          settingsFile + " is not a JSON object; fix it first; nothing was changed");
+    }
+    return object;
+  }
+
+  /** Keeps the old file as {@code .bak}, then replaces it atomically with its permissions. */
+  static void write(Path settingsFile, ObjectNode settings) throws IOException {
+    Optional<Set<PosixFilePermission>> permissions = Optional.empty();
+    if (Files.exists(settingsFile)) {
+      Files.copy(
+          settingsFile,
+          backup(settingsFile),
+          StandardCopyOption.REPLACE_EXISTING,
+          StandardCopyOption.COPY_ATTRIBUTES);
+      try {
+        permissions = Optional.of(Files.getPosixFilePermissions(settingsFile));
+      } catch (UnsupportedOperationException notPosix) {
+        permissions = Optional.empty();
+      }
+    }
+    AtomicFiles.write(
+        settingsFile, (JSON.writeValueAsString(settings) + "\n").getBytes(StandardCharsets.UTF_8));
+    if (permissions.isPresent()) {
+      Files.setPosixFilePermissions(settingsFile, permissions.get());
+    }
+  }
+
+  static Path backup(Path settingsFile) {
+    return settingsFile.resolveSibling(settingsFile.getFileName() + ".bak");
+  }
+
+  /** {@code '<java>' -jar '<tmem.jar>'} for the jar this process runs from. */
+  static String runningJarCommand() {
+    Path location;
+    try {
+      location =
+          Path.of(
+              HookInstallCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+    } catch (URISyntaxException | SecurityException | NullPointerException unknown) {
+      throw UserError.usage(
+          "could not tell which tmem.jar is running; pass --command with how to start tmem");
+    }
+    if (!Files.isRegularFile(location) || !location.getFileName().toString().endsWith(".jar")) {
+      throw UserError.usage(
+          "this tmem does not run from a jar; pass --command with how to start tmem, or run the"
+              + " packaged one: java -jar client-daemon/target/tmem.jar hook install");
+    }
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    return shellQuoted(java.toString()) + " -jar " + shellQuoted(location.toString());
+  }
+
+  static String shellQuoted(String word) {
+    return word.matches("[A-Za-z0-9_./:=@%+-]+") ? word : "'" + word.replace("'", "'\\''") + "'";
+  }
+}
