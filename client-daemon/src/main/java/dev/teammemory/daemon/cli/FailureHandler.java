@@ -3,8 +3,8 @@ package dev.teammemory.daemon.cli;
 import picocli.CommandLine;
 
 /**
- * Turns an exception that escaped a command into one line a person can act on, never a stack
- * trace. {@link UserError} carries its own exit code; anything else is an unexpected failure.
+ * Turns an exception that escaped a command into one line a person can act on, never a stack trace.
+ * {@link UserError} carries its own exit code; anything else is an unexpected failure.
  */
 final class FailureHandler implements CommandLine.IExecutionExceptionHandler {
 

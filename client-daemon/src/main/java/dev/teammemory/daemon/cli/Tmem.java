@@ -14,7 +14,26 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = Tmem.Version.class,
     description = "Team Memory: shares your AI agent's memory/team/ folder with your team.",
-    subcommands = {CommandLine.HelpCommand.class})
+    subcommands = {
+      CommandLine.HelpCommand.class,
+      dev.teammemory.daemon.run.DaemonCommand.class,
+      dev.teammemory.daemon.sync.SyncCommand.class,
+      dev.teammemory.daemon.login.LoginCommand.class,
+      dev.teammemory.daemon.login.LogoutCommand.class,
+      dev.teammemory.daemon.project.AddCommand.class,
+      dev.teammemory.daemon.status.StatusCommand.class,
+      dev.teammemory.daemon.team.TeamCommand.class,
+      dev.teammemory.daemon.scan.ScanCommand.class,
+      dev.teammemory.daemon.memory.MemoryCommand.class,
+      dev.teammemory.daemon.recall.RecallCommand.class,
+      dev.teammemory.daemon.notes.NotesCommand.class,
+      dev.teammemory.daemon.compact.CompactCommand.class,
+      dev.teammemory.daemon.extract.ExtractCommand.class,
+      dev.teammemory.daemon.hook.HookCommand.class,
+      dev.teammemory.daemon.dream.DreamCommand.class,
+      dev.teammemory.daemon.api.ApiCommand.class,
+      dev.teammemory.daemon.api.McpCommand.class,
+    })
 public final class Tmem implements Runnable {
 
   public static final int OK = 0;
@@ -24,7 +43,13 @@ public final class Tmem implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   public static void main(String[] args) {
-    System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    PrintWriter out = new PrintWriter(System.out, true);
+    PrintWriter err = new PrintWriter(System.err, true);
+    int exitCode = run(args, out, err);
+    // Commands may print() without a newline; autoflush covers only println, and exit drops the rest.
+    out.flush();
+    err.flush();
+    System.exit(exitCode);
   }
 
   /** Runs one command line with the given streams; the exit code is returned, not exited. */

@@ -1,0 +1,85 @@
+package dev.teammemory.daemon.config;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.teammemory.daemon.cli.UserError;
+import dev.teammemory.daemon.login.StoredLogin;
+import dev.teammemory.protocol.client.TeamMemoryClient;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.Map;
+
+/**
+ * Which team-memory server to talk to and how to authenticate: {@code TMEM_SERVER_URL} and a {@link
+ * TokenSource} ({@code TMEM_TOKEN}, else the login {@code tmem login} stored).
+ */
+public record ServerConnection(String serverUrl, TokenSource tokens) {
+
+  public ServerConnection {
+    requireNonNull(serverUrl, "serverUrl is null");
+    requireNonNull(tokens, "tokens is null");
+    while (serverUrl.endsWith("/")) {
+      serverUrl = serverUrl.substring(0, serverUrl.length() - 1);
+    }
+  }
+
+  /**
+   * Reads the connection from the environment, or fails with a usage error that says which variable
+   * to set.
+   */
+  public static ServerConnection fromEnvironment(Map<String, String> environment) {
+    String url = environment.get("TMEM_SERVER_URL");
+    if (url == null || url.isBlank()) {
+      throw UserError.usage(
+          "no team-memory server configured: TMEM_SERVER_URL is not set."
+              + " Set it to your team's server, for example"
+              + " export TMEM_SERVER_URL=https://team-memory.example.com");
+    }
+    url = url.strip();
+    try {
+      URI uri = new URI(url);
+      if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme())
+          || uri.getHost() == null) {
+        throw UserError.usage(
+            "TMEM_SERVER_URL is not an http(s) URL: " + url + ". Set it to e.g. https://host:port");
+      }
+    } catch (URISyntaxException e) {
+      throw UserError.usage(
+          "TMEM_SERVER_URL is not a URL ("
+              + e.getReason()
+              + "): "
+              + url
+              + ". Set it to e.g. https://host:port");
+    }
+    return new ServerConnection(url, StoredLogin.tokens(url, environment));
+  }
+
+  /** A protocol client for this server that asks the token source before every request. */
+  public TeamMemoryClient client() {
+    return new TeamMemoryClient(serverUrl, () -> tokens.token().orElse(""), userAgent());
+  }
+
+  /** {@code tmem/<version>}, as the jar's manifest says. */
+  public static String userAgent() {
+    String version = ServerConnection.class.getPackage().getImplementationVersion();
+    return "tmem/" + (version == null ? "dev" : version);
+  }
+
+  /** The same server with another token source (the stored login, tried after TMEM_TOKEN). */
+  public ServerConnection withTokens(TokenSource tokens) {
+    return new ServerConnection(serverUrl, tokens);
+  }
+
+  /** Fails with a usage error when no token source has a token. */
+  public ServerConnection requireToken() {
+    if (tokens.token().isEmpty()) {
+      throw UserError.usage(
+          "no token for "
+              + serverUrl
+              + " (looked in "
+              + tokens.describe()
+              + "): run `tmem login` or set TMEM_TOKEN");
+    }
+    return this;
+  }
+}

@@ -1,0 +1,77 @@
+package dev.teammemory.daemon.login;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.teammemory.daemon.cli.Tmem;
+import dev.teammemory.daemon.cli.UserError;
+import dev.teammemory.daemon.config.StateHome;
+import dev.teammemory.daemon.memory.Environment;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code tmem logout}: deletes the stored login for a server. */
+@Command(
+    name = "logout",
+    mixinStandardHelpOptions = true,
+    description = "Deletes the GitHub login `tmem login` stored for a team-memory server.")
+public final class LogoutCommand implements Callable<Integer> {
+
+  private final Environment environment;
+
+  @Spec CommandSpec spec;
+
+  @Option(
+      names = "--server",
+      paramLabel = "URL",
+      description = "The team-memory server (default: TMEM_SERVER_URL).")
+  String server;
+
+  public LogoutCommand() {
+    this(Environment.system());
+  }
+
+  public LogoutCommand(Environment environment) {
+    this.environment = requireNonNull(environment, "environment is null");
+  }
+
+  @Override
+  public Integer call() {
+    String serverUrl = ServerUrl.resolve(server, environment.variables());
+    CredentialStore store = new CredentialStore(StateHome.of(environment.variables()));
+    Optional<Credential> removed;
+    try {
+      removed = store.remove(serverUrl);
+    } catch (IOException e) {
+      throw UserError.problem(
+          "cannot update "
+              + store.file()
+              + ": "
+              + e.getMessage()
+              + "; delete the file to log out of every server");
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    if (removed.isEmpty()) {
+      out.println("not logged in to " + serverUrl + ": nothing to delete");
+    } else {
+      out.println(
+          "logged out of "
+              + serverUrl
+              + " (was "
+              + removed.get().githubLogin()
+              + "): the stored token is deleted. It stays valid on GitHub until it expires or you"
+              + " revoke the app under Settings → Applications");
+    }
+    if (environment.get("TMEM_TOKEN").isPresent()) {
+      spec.commandLine()
+          .getErr()
+          .println("tmem: warning: TMEM_TOKEN is still set and is used until you unset it");
+    }
+    return Tmem.OK;
+  }
+}

@@ -1,0 +1,121 @@
+package dev.teammemory.daemon.run;
+
+import dev.teammemory.daemon.cli.Tmem;
+import dev.teammemory.daemon.config.ServerConnection;
+import dev.teammemory.daemon.config.StateHome;
+import dev.teammemory.daemon.login.StoredLogin;
+import dev.teammemory.daemon.project.Project;
+import dev.teammemory.daemon.project.ProjectOptions;
+import dev.teammemory.daemon.scan.SecretGuard;
+import dev.teammemory.daemon.sync.SyncEngine;
+import dev.teammemory.daemon.sync.SyncSettings;
+import dev.teammemory.daemon.sync.SyncTarget;
+import dev.teammemory.protocol.client.TeamMemoryClient;
+import dev.teammemory.secrets.SecretScanner;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Logger;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+import sun.misc.Signal;
+
+/**
+ * {@code tmem daemon}: serves every registered project (or the one named) in the foreground until
+ * SIGTERM or Ctrl-C, which flush pending changes before the process ends.
+ */
+@Command(
+    name = "daemon",
+    mixinStandardHelpOptions = true,
+    subcommands = {
+      dev.teammemory.daemon.install.DaemonInstallCommand.class,
+      dev.teammemory.daemon.install.DaemonUninstallCommand.class
+    },
+    description = {
+      "Keeps team memory in sync, in the foreground: pull at start, push 2 s after the last change,",
+      "follow teammates' changes. Logs to stderr and <state home>/daemon.log. Stop with SIGTERM or Ctrl-C."
+    })
+public final class DaemonCommand implements Callable<Integer> {
+
+  private static final Logger LOG = Logger.getLogger(DaemonCommand.class.getName());
+
+  @Spec CommandSpec spec;
+  @Mixin ProjectOptions projects;
+
+  @Override
+  public Integer call() throws IOException, InterruptedException {
+    Map<String, String> environment = System.getenv();
+    Path stateHome = StateHome.of(environment);
+    List<Project> selected = projects.select(stateHome);
+    ServerConnection server = ServerConnection.fromEnvironment(environment);
+    ServerConnection connection =
+        server.withTokens(StoredLogin.tokens(server.serverUrl(), environment)).requireToken();
+    Path logFile = DaemonLog.install(stateHome, spec.commandLine().getErr());
+    SecretGuard guard = new SecretGuard(SecretScanner.defaultRules());
+    TeamMemoryClient client = connection.client();
+    List<SyncEngine> engines = new ArrayList<>();
+    CountDownLatch stopped = new CountDownLatch(1);
+    AtomicBoolean stopping = new AtomicBoolean();
+    Runnable stop =
+        () -> {
+          if (stopping.compareAndSet(false, true)) {
+            LOG.info("stopping: flushing pending changes");
+            engines.forEach(SyncEngine::close);
+            client.close();
+            LOG.info("stopped");
+          }
+          stopped.countDown();
+        };
+    try {
+      for (Project project : selected) {
+        SyncEngine engine =
+            SyncEngine.open(
+                SyncTarget.of(connection.serverUrl(), project, stateHome),
+                client,
+                connection.tokens(),
+                guard,
+                SyncSettings.defaults());
+        engines.add(engine);
+      }
+    } catch (RuntimeException | IOException e) {
+      engines.forEach(SyncEngine::close);
+      client.close();
+      throw e;
+    }
+    // SIGTERM and Ctrl-C flush before the JVM starts shutting down, while logging still works
+    // (the JDK closes log handlers in a shutdown hook of its own); the hook covers other exits.
+    for (String name : List.of("TERM", "INT")) {
+      try {
+        Signal.handle(new Signal(name), signal -> stop.run());
+      } catch (IllegalArgumentException unsupported) {
+        // The platform keeps this signal to itself: the shutdown hook flushes instead.
+      }
+    }
+    Runtime.getRuntime().addShutdownHook(new Thread(stop, "tmem-shutdown"));
+    for (SyncEngine engine : engines) {
+      engine.start();
+    }
+    // The pull at start holds the whole repository in memory at once; one full collection
+    // afterwards lets the JVM hand that memory back, so an idle daemon stays small.
+    CompletableFuture.allOf(
+            engines.stream().map(SyncEngine::whenStarted).toArray(CompletableFuture[]::new))
+        .thenRun(System::gc);
+    LOG.info(
+        "tmem daemon (pid "
+            + ProcessHandle.current().pid()
+            + ") serving "
+            + engines.size()
+            + " project(s); log file "
+            + logFile);
+    stopped.await();
+    return Tmem.OK;
+  }
+}

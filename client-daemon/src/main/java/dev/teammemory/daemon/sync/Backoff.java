@@ -1,0 +1,47 @@
+package dev.teammemory.daemon.sync;
+
+import java.time.Duration;
+import java.util.random.RandomGenerator;
+
+/**
+ * Exponential backoff with jitter for network failures: 500 ms doubling to 32 s. Each delay is
+ * drawn from the upper half of its step ("equal jitter"), so daemons that failed together do not
+ * retry together, and no retry comes sooner than half the step.
+ */
+final class Backoff {
+
+  private final Duration initial;
+  private final Duration max;
+  private final RandomGenerator random;
+  private int failures;
+
+  Backoff(Duration initial, Duration max, RandomGenerator random) {
+    if (initial.isNegative() || initial.isZero() || max.compareTo(initial) < 0) {
+      throw new IllegalArgumentException(
+          "backoff needs 0 < initial <= max: " + initial + ", " + max);
+    }
+    this.initial = initial;
+    this.max = max;
+    this.random = random;
+  }
+
+  /** The delay before the next attempt after one more failure. */
+  synchronized Duration next() {
+    long step = initial.toMillis();
+    for (int i = 0; i < failures && step < max.toMillis(); i++) {
+      step *= 2;
+    }
+    step = Math.min(step, max.toMillis());
+    failures++;
+    long half = step / 2;
+    return Duration.ofMillis(half + random.nextLong(step - half + 1));
+  }
+
+  synchronized void reset() {
+    failures = 0;
+  }
+
+  synchronized int failures() {
+    return failures;
+  }
+}

@@ -1,0 +1,39 @@
+package dev.teammemory.daemon.sync;
+
+import dev.teammemory.protocol.ErrorEnvelope;
+import java.util.Optional;
+
+/** The words for failures the user has to act on. */
+final class Failures {
+
+  private Failures() {}
+
+  static String unauthorized() {
+    return "the server rejected the token (401): run `tmem login` or set TMEM_TOKEN to a valid token";
+  }
+
+  static String forbidden(String repo, String access) {
+    return "no "
+        + access
+        + " access to "
+        + repo
+        + " (403): ask a maintainer for access on GitHub, then run `tmem login` again";
+  }
+
+  static String notFoundOnPut(String repo) {
+    return "the server says "
+        + repo
+        + " does not exist or you cannot see it (404 on push): check the repository name"
+        + " (`tmem add --repo owner/name`) and your access, then edit a file or run `tmem sync`";
+  }
+
+  static String describe(int status, Optional<ErrorEnvelope> error) {
+    StringBuilder words = new StringBuilder().append(status);
+    error.flatMap(ErrorEnvelope::errorCode).ifPresent(code -> words.append(' ').append(code));
+    error
+        .map(envelope -> envelope.error().message())
+        .filter(message -> message != null && !message.isBlank())
+        .ifPresent(message -> words.append(": ").append(message));
+    return words.toString();
+  }
+}

@@ -1,0 +1,461 @@
+package dev.teammemory.daemon.sync;
+
+import dev.teammemory.daemon.scan.SecretGuard;
+import dev.teammemory.daemon.scan.Verdict;
+import dev.teammemory.protocol.BatchPlanner;
+import dev.teammemory.protocol.Checksums;
+import dev.teammemory.protocol.EntryHistory;
+import dev.teammemory.protocol.ErrorCodes;
+import dev.teammemory.protocol.ErrorEnvelope;
+import dev.teammemory.protocol.HashesView;
+import dev.teammemory.protocol.PutResponse;
+import dev.teammemory.protocol.client.Response;
+import dev.teammemory.protocol.client.TeamMemoryClient;
+import dev.teammemory.secrets.Finding;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.logging.Logger;
+
+/**
+ * Sends the local changes: the keys whose checksum differs both from the last known server checksum
+ * and from the last synced one, minus files that are too large, links, flagged by the secret
+ * scanner, or over the learned entry cap; packed by {@link BatchPlanner}, each batch chained on the
+ * previous response's checksum. A {@code 412} refreshes the server's checksums with the hashes
+ * probe and retries from the same local snapshot, at most twice.
+ */
+final class Pusher {
+
+  private static final Logger LOG = Logger.getLogger(Pusher.class.getName());
+  static final int MAX_PRECONDITION_RETRIES = 2;
+  private static final int MAX_CAP_RETRIES = 2;
+
+  private final String repo;
+  private final TeamMemoryClient client;
+  private final TeamFolder folder;
+  private final SecretGuard guard;
+
+  Pusher(String repo, TeamMemoryClient client, TeamFolder folder, SecretGuard guard) {
+    this.repo = repo;
+    this.client = client;
+    this.folder = folder;
+    this.guard = guard;
+  }
+
+  /**
+   * Pushes what changed. {@code afterBatch} runs after every acknowledged batch (the engine saves
+   * its state there), so a crash between batches resends nothing that the server acknowledged.
+   */
+  PushOutcome push(SyncLedger ledger, Runnable afterBatch) {
+    LocalSnapshot snapshot;
+    try {
+      snapshot = folder.scan();
+    } catch (IOException e) {
+      return new PushOutcome.Rejected("could not read the team folder: " + e.getMessage());
+    }
+    Map<String, SyncState.Skip> skipped = new TreeMap<>(snapshot.skipped());
+    Map<String, String> delta = new TreeMap<>();
+    Map<String, String> checksums = new HashMap<>();
+    for (LocalFile file : snapshot.files().values()) {
+      String key = file.key();
+      if (!changedHere(ledger, key, file.checksum())) {
+        continue;
+      }
+      Optional<String> content;
+      try {
+        content = folder.read(key);
+      } catch (IOException e) {
+        continue;
+      }
+      if (content.isEmpty()) {
+        continue;
+      }
+      String checksum = Checksums.ofContent(content.get());
+      if (!changedHere(ledger, key, checksum)) {
+        continue;
+      }
+      SyncState.Skip earlier = ledger.skipped.get(key);
+      if (earlier != null
+          && checksum.equals(earlier.checksum())
+          && earlier.reason() != SkipReason.OVER_CAP) {
+        // The server already refused exactly this content; an edit gets a new verdict.
+        skipped.put(key, earlier);
+        continue;
+      }
+      List<Finding> findings = secretsIn(key, content.get());
+      if (!findings.isEmpty()) {
+        skipped.put(key, new SyncState.Skip(SkipReason.SECRET, ruleIds(findings), checksum));
+        LOG.warning(
+            repo
+                + ": not sending "
+                + Display.key(key)
+                + ": it contains a secret ("
+                + ruleIds(findings)
+                + ")");
+        continue;
+      }
+      delta.put(key, content.get());
+      checksums.put(key, checksum);
+    }
+    ledger.skipped = skipped;
+    applyCap(ledger, delta, checksums);
+    ledger.pending.clear();
+    ledger.pending.addAll(delta.keySet());
+    if (delta.isEmpty()) {
+      return new PushOutcome.NothingToPush();
+    }
+
+    int preconditionRetries = 0;
+    int capRetries = 0;
+    int pushedKeys = 0;
+    int batchesSent = 0;
+    Set<String> pushed = new TreeSet<>();
+    Set<String> conflicts = new LinkedHashSet<>();
+    attempt:
+    while (!delta.isEmpty()) {
+      for (Map<String, String> planned : BatchPlanner.plan(delta, BatchPlanner.MAX_BATCH_BYTES)) {
+        Map<String, String> batch = new TreeMap<>(planned);
+        while (!batch.isEmpty()) {
+          Response<PutResponse> response =
+              client.put(repo, batch, Optional.of(ledger.repositoryChecksum));
+          switch (response) {
+            case Response.Ok<PutResponse> ok -> {
+              acknowledge(ledger, batch, checksums, ok.body());
+              delta.keySet().removeAll(batch.keySet());
+              ledger.pending.removeAll(batch.keySet());
+              pushedKeys += batch.size();
+              pushed.addAll(batch.keySet());
+              batchesSent++;
+              batch.clear();
+              afterBatch.run();
+            }
+            case Response.Conflict<PutResponse> conflict -> {
+              if (preconditionRetries == MAX_PRECONDITION_RETRIES) {
+                return new PushOutcome.Conflict(
+                    "the repository changed during every one of "
+                        + (MAX_PRECONDITION_RETRIES + 1)
+                        + " attempts (412); retrying later");
+              }
+              preconditionRetries++;
+              Optional<PushOutcome> failed = probe(ledger, delta, checksums, conflicts);
+              if (failed.isPresent()) {
+                return failed.get();
+              }
+              continue attempt;
+            }
+            case Response.TooManyEntries<PutResponse> tooMany -> {
+              ledger.maxEntries = tooMany.maxEntries();
+              LOG.warning(
+                  repo + ": the server holds at most " + tooMany.maxEntries() + " entries (413)");
+              if (capRetries++ == MAX_CAP_RETRIES) {
+                return new PushOutcome.Rejected(
+                    "the server's entry cap of " + tooMany.maxEntries() + " is reached");
+              }
+              applyCap(ledger, delta, checksums);
+              continue attempt;
+            }
+            case Response.Rejected<PutResponse> rejected -> {
+              Set<String> named = keysNamed(rejected.error(), batch.keySet());
+              Optional<SkipReason> dropReason = dropReason(rejected);
+              if (dropReason.isPresent() && !named.isEmpty()) {
+                for (String key : named) {
+                  String detail = detailFor(rejected, key);
+                  ledger.skipped.put(
+                      key, new SyncState.Skip(dropReason.get(), detail, checksums.get(key)));
+                  LOG.warning(
+                      repo
+                          + ": the server refused "
+                          + Display.key(key)
+                          + " ("
+                          + detail
+                          + "); sending the rest");
+                  batch.remove(key);
+                  delta.remove(key);
+                  ledger.pending.remove(key);
+                }
+                continue;
+              }
+              if (rejected.status() == 403) {
+                return new PushOutcome.NoAccess(Failures.forbidden(repo, "write"));
+              }
+              return new PushOutcome.Rejected(
+                  "the server refused the push: "
+                      + Failures.describe(rejected.status(), rejected.error()));
+            }
+            case Response.NotFound<PutResponse> notFound -> {
+              return new PushOutcome.NoAccess(Failures.notFoundOnPut(repo));
+            }
+            case Response.Unauthorized<PutResponse> unauthorized -> {
+              return new PushOutcome.NoAccess(Failures.unauthorized());
+            }
+            case Response.TransportFailure<PutResponse> failure -> {
+              return new PushOutcome.Offline(failure.reason());
+            }
+            case Response.NotModified<PutResponse> notModified -> {
+              return new PushOutcome.Rejected("the server answered a push with 304");
+            }
+          }
+        }
+      }
+    }
+    findTheirVersions(ledger, pushed);
+    if (pushedKeys == 0) {
+      return new PushOutcome.NothingToPush();
+    }
+    ledger.lastPushAt = ledger.now();
+    return new PushOutcome.Pushed(pushedKeys, batchesSent, List.copyOf(conflicts));
+  }
+
+  /** A local change: differs from what the server has and from what we last agreed on. */
+  private static boolean changedHere(SyncLedger ledger, String key, String checksum) {
+    if (checksum.equals(ledger.server.get(key)) || checksum.equals(ledger.synced.get(key))) {
+      return false;
+    }
+    SyncState.KeptDeletion kept = ledger.keptDeletions.get(key);
+    return kept == null || !kept.localChecksum().equals(checksum);
+  }
+
+  private static void acknowledge(
+      SyncLedger ledger,
+      Map<String, String> batch,
+      Map<String, String> checksums,
+      PutResponse body) {
+    for (String key : batch.keySet()) {
+      String sent = checksums.get(key);
+      String stored = body.entryChecksums().getOrDefault(key, sent);
+      ledger.server.put(key, stored);
+      ledger.synced.put(key, sent);
+      ledger.keptDeletions.remove(key);
+    }
+    ledger.repositoryChecksum = body.checksum();
+    ledger.blockedReason = null;
+  }
+
+  /** After a 412: learn what the server holds, note conflicts, drop what is already there. */
+  private Optional<PushOutcome> probe(
+      SyncLedger ledger,
+      Map<String, String> delta,
+      Map<String, String> checksums,
+      Set<String> conflicts) {
+    Response<HashesView> response = client.fetchHashes(repo);
+    Map<String, String> now;
+    String repositoryChecksum;
+    switch (response) {
+      case Response.Ok<HashesView> ok -> {
+        now = ok.body().entryChecksums();
+        repositoryChecksum = ok.body().checksum();
+      }
+      case Response.NotFound<HashesView> notFound -> {
+        now = Map.of();
+        repositoryChecksum = Checksums.EMPTY;
+      }
+      case Response.Unauthorized<HashesView> unauthorized -> {
+        return Optional.of(new PushOutcome.NoAccess(Failures.unauthorized()));
+      }
+      case Response.TransportFailure<HashesView> failure -> {
+        return Optional.of(new PushOutcome.Offline(failure.reason()));
+      }
+      case Response.Rejected<HashesView> rejected -> {
+        return Optional.of(
+            rejected.status() == 403
+                ? new PushOutcome.NoAccess(Failures.forbidden(repo, "read"))
+                : new PushOutcome.Rejected(
+                    "the hashes probe failed: "
+                        + Failures.describe(rejected.status(), rejected.error())));
+      }
+      case Response.NotModified<HashesView> notModified -> {
+        return Optional.of(new PushOutcome.Rejected("the hashes probe answered 304"));
+      }
+      case Response.Conflict<HashesView> conflict -> {
+        return Optional.of(new PushOutcome.Rejected("the hashes probe answered 412"));
+      }
+      case Response.TooManyEntries<HashesView> tooMany -> {
+        return Optional.of(new PushOutcome.Rejected("the hashes probe answered 413"));
+      }
+    }
+    LOG.info(repo + ": the repository changed meanwhile (412); probed its checksums and retrying");
+    for (String key : new ArrayList<>(delta.keySet())) {
+      String theirs = now.get(key);
+      String mine = checksums.get(key);
+      if (mine.equals(theirs)) {
+        delta.remove(key);
+        ledger.synced.put(key, mine);
+        ledger.pending.remove(key);
+      } else if (theirs != null && !theirs.equals(ledger.synced.get(key))) {
+        ledger.conflict(key, theirs, mine);
+        conflicts.add(key);
+      }
+    }
+    ledger.server.clear();
+    ledger.server.putAll(now);
+    ledger.repositoryChecksum = repositoryChecksum;
+    ledger.pullWanted = true;
+    return Optional.empty();
+  }
+
+  /**
+   * Keeps the new keys that fit under the learned cap (in key order) and marks the rest skipped.
+   * Updates to keys the server already has always fit.
+   */
+  private void applyCap(
+      SyncLedger ledger, Map<String, String> delta, Map<String, String> checksums) {
+    if (ledger.maxEntries <= 0) {
+      return;
+    }
+    List<String> newKeys = new ArrayList<>(new TreeSet<>(delta.keySet()));
+    newKeys.removeIf(ledger.server::containsKey);
+    int room = Math.max(0, ledger.maxEntries - ledger.server.size());
+    for (int i = room; i < newKeys.size(); i++) {
+      String key = newKeys.get(i);
+      delta.remove(key);
+      ledger.pending.remove(key);
+      ledger.skipped.put(
+          key,
+          new SyncState.Skip(
+              SkipReason.OVER_CAP,
+              "the server holds at most %,d entries".formatted(ledger.maxEntries),
+              checksums.get(key)));
+    }
+    if (newKeys.size() > room) {
+      LOG.warning(
+          repo
+              + ": "
+              + (newKeys.size() - room)
+              + " new file(s) do not sync: the server holds at most "
+              + ledger.maxEntries
+              + " entries (see tmem status)");
+    }
+  }
+
+  /** For conflicts, finds the teammate's version in the server's history, for the restore hint. */
+  private void findTheirVersions(SyncLedger ledger, Set<String> pushed) {
+    for (SyncState.ConflictRecord conflict : List.copyOf(ledger.conflicts.values())) {
+      if (conflict.theirVersion() != 0
+          || conflict.savedCopy() != null
+          || !pushed.contains(conflict.key())) {
+        continue;
+      }
+      if (!conflict.yourChecksum().equals(ledger.synced.get(conflict.key()))) {
+        continue;
+      }
+      if (client.history(repo, conflict.key()) instanceof Response.Ok<EntryHistory> ok) {
+        for (EntryHistory.Version version : ok.body().versions()) {
+          if (version.checksum().equals(conflict.theirChecksum()) && !version.deleted()) {
+            ledger.conflicts.put(
+                conflict.key(),
+                new SyncState.ConflictRecord(
+                    conflict.key(),
+                    conflict.theirChecksum(),
+                    conflict.yourChecksum(),
+                    version.version(),
+                    version.author(),
+                    conflict.detectedAt(),
+                    null));
+            LOG.warning(
+                repo
+                    + ": conflict on "
+                    + Display.key(conflict.key())
+                    + ": your version replaced "
+                    + version.author()
+                    + "'s version "
+                    + version.version()
+                    + ", which stays in the server's history");
+            break;
+          }
+        }
+      }
+    }
+  }
+
+  private List<Finding> secretsIn(String key, String content) {
+    return switch (guard.check(key, content)) {
+      case Verdict.Clean clean -> List.of();
+      case Verdict.Flagged flagged -> flagged.findings();
+    };
+  }
+
+  private static String ruleIds(List<Finding> findings) {
+    Set<String> ids = new TreeSet<>();
+    findings.forEach(finding -> ids.add(finding.ruleId()));
+    return (ids.size() == 1 ? "rule " : "rules ") + String.join(", ", ids);
+  }
+
+  /** Which status codes name keys to drop and resend without: 422, 413 per entry, 400 bad key. */
+  private static Optional<SkipReason> dropReason(Response.Rejected<PutResponse> rejected) {
+    Optional<String> code = rejected.error().flatMap(ErrorEnvelope::errorCode);
+    if (rejected.status() == 422) {
+      return Optional.of(SkipReason.SECRET);
+    }
+    if (rejected.status() == 413 && code.filter(ErrorCodes.ENTRY_TOO_LARGE::equals).isPresent()) {
+      return Optional.of(SkipReason.TOO_LARGE);
+    }
+    if (rejected.status() == 400 && code.filter(ErrorCodes.INVALID_KEY::equals).isPresent()) {
+      return Optional.of(SkipReason.REJECTED);
+    }
+    return Optional.empty();
+  }
+
+  private static String detailFor(Response.Rejected<PutResponse> rejected, String key) {
+    if (rejected.status() == 422) {
+      Set<String> rules = new TreeSet<>();
+      for (Map<?, ?> finding : findings(rejected.error())) {
+        if (key.equals(finding.get("key")) && finding.get("ruleId") != null) {
+          rules.add(finding.get("ruleId").toString());
+        }
+      }
+      return "the server's scanner: "
+          + (rules.size() == 1 ? "rule " : "rules ")
+          + String.join(", ", rules);
+    }
+    if (rejected.status() == 413) {
+      return "the server's per-entry limit";
+    }
+    return "the server refused the key: " + Failures.describe(rejected.status(), rejected.error());
+  }
+
+  /**
+   * The keys of this batch an error body names: {@code findings[].key}, {@code key}, {@code keys}.
+   */
+  private static Set<String> keysNamed(Optional<ErrorEnvelope> error, Set<String> batch) {
+    Set<String> named = new TreeSet<>();
+    for (Map<?, ?> finding : findings(error)) {
+      if (finding.get("key") instanceof String key) {
+        named.add(key);
+      }
+    }
+    error.ifPresent(
+        envelope -> {
+          Map<String, Object> details = envelope.error().details();
+          if (details.get("key") instanceof String key) {
+            named.add(key);
+          }
+          if (details.get("keys") instanceof List<?> keys) {
+            keys.forEach(key -> named.add(String.valueOf(key)));
+          }
+        });
+    named.retainAll(batch);
+    return named;
+  }
+
+  private static List<Map<?, ?>> findings(Optional<ErrorEnvelope> error) {
+    List<Map<?, ?>> findings = new ArrayList<>();
+    error.ifPresent(
+        envelope -> {
+          if (envelope.error().details().get("findings") instanceof List<?> list) {
+            for (Object item : list) {
+              if (item instanceof Map<?, ?> finding) {
+                findings.add(finding);
+              }
+            }
+          }
+        });
+    return findings;
+  }
+}

@@ -1,0 +1,510 @@
+package dev.teammemory.daemon.sync;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.teammemory.daemon.cli.UserError;
+import dev.teammemory.daemon.config.TokenSource;
+import dev.teammemory.daemon.scan.SecretGuard;
+import dev.teammemory.daemon.watch.DebouncedWatcher;
+import dev.teammemory.daemon.watch.TreeWatcher;
+import dev.teammemory.protocol.Checksums;
+import dev.teammemory.protocol.HashesView;
+import dev.teammemory.protocol.client.Response;
+import dev.teammemory.protocol.client.TeamMemoryClient;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import java.util.random.RandomGenerator;
+
+/**
+ * Keeps one team folder in sync with one repository. Threads (see docs/daemon.md):
+ *
+ * <ul>
+ *   <li>the <b>sync thread</b> ({@code tmem-sync-<repo>}) runs the quiet-period timer, every pull
+ *       and every push, one at a time, and alone touches the state;
+ *   <li>the <b>watch thread</b> only records changes and restarts the timer;
+ *   <li>the <b>feed thread</b> ({@code tmem-feed-<repo>}) long-polls the server's change feed (or
+ *       polls with {@code If-None-Match}) and asks the sync thread for a pull when the repository
+ *       changed.
+ * </ul>
+ *
+ * Pull writes do not cause pushes of the same content: a push sends only keys whose checksum
+ * differs from the server's.
+ */
+public final class SyncEngine implements AutoCloseable {
+
+  private static final Logger LOG = Logger.getLogger(SyncEngine.class.getName());
+
+  private final SyncTarget target;
+  private final TeamMemoryClient client;
+  private final TokenSource tokens;
+  private final SyncSettings settings;
+  private final TeamFolder folder;
+  private final SyncStateStore store;
+  private final ProjectLock lock;
+  private final SyncLedger ledger;
+  private final Puller puller;
+  private final Pusher pusher;
+  private final ScheduledExecutorService worker;
+  private final DebouncedWatcher debouncer;
+  private final Backoff pushBackoff;
+  private final Backoff feedBackoff;
+  private final CountDownLatch stopping = new CountDownLatch(1);
+  private final CompletableFuture<Void> started = new CompletableFuture<>();
+  private volatile SyncState state;
+  private volatile boolean closed;
+  private volatile boolean startedUp;
+  private volatile Optional<String> tokenWhenBlocked = Optional.empty();
+  private TreeWatcher watcher;
+  private Thread feed;
+  private ScheduledFuture<?> retry;
+
+  private SyncEngine(
+      SyncTarget target,
+      TeamMemoryClient client,
+      TokenSource tokens,
+      SecretGuard guard,
+      SyncSettings settings,
+      ProjectLock lock)
+      throws IOException {
+    this.target = target;
+    this.client = client;
+    this.tokens = tokens;
+    this.settings = settings;
+    this.lock = lock;
+    this.folder = new TeamFolder(target.teamDir());
+    this.store = new SyncStateStore(target.stateDir());
+    this.state = store.load(target);
+    this.ledger = new SyncLedger(state, Clock.systemUTC());
+    this.puller = new Puller(target.repo(), client, folder, target.stateDir().resolve("replaced"));
+    this.pusher = new Pusher(target.repo(), client, folder, guard);
+    String name = target.repo().replace('/', '-');
+    this.worker =
+        Executors.newSingleThreadScheduledExecutor(
+            runnable -> Thread.ofPlatform().daemon().name("tmem-sync-" + name).unstarted(runnable));
+    this.debouncer = new DebouncedWatcher(settings.quietPeriod(), worker, this::changed);
+    RandomGenerator random = RandomGenerator.getDefault();
+    this.pushBackoff = new Backoff(settings.backoffInitial(), settings.backoffMax(), random);
+    this.feedBackoff = new Backoff(settings.backoffInitial(), settings.backoffMax(), random);
+  }
+
+  /**
+   * Opens the project: takes its lock (one syncing process per folder) and loads its state. The
+   * caller keeps ownership of the client.
+   *
+   * @throws UserError when another process syncs this folder
+   */
+  public static SyncEngine open(
+      SyncTarget target,
+      TeamMemoryClient client,
+      TokenSource tokens,
+      SecretGuard guard,
+      SyncSettings settings)
+      throws IOException {
+    requireNonNull(target, "target is null");
+    requireNonNull(client, "client is null");
+    requireNonNull(tokens, "tokens is null");
+    requireNonNull(guard, "guard is null");
+    requireNonNull(settings, "settings is null");
+    Optional<ProjectLock> lock = ProjectLock.tryAcquire(target.stateDir());
+    if (lock.isEmpty()) {
+      throw UserError.problem(
+          "another tmem process (pid "
+              + ProjectLock.holder(target.stateDir())
+              + ") is already syncing "
+              + target.teamDir()
+              + "; it syncs every change, so there is nothing to do here (see `tmem status`)");
+    }
+    try {
+      return new SyncEngine(target, client, tokens, guard, settings, lock.get());
+    } catch (IOException | RuntimeException e) {
+      lock.get().close();
+      throw e;
+    }
+  }
+
+  public SyncTarget target() {
+    return target;
+  }
+
+  /** The state as last saved. */
+  public SyncState state() {
+    return state;
+  }
+
+  /**
+   * Starts serving: watch the folder, pull (server wins, local edits made while stopped are kept
+   * and pushed), push, then follow the server's changes. Returns at once.
+   */
+  public void start() throws IOException {
+    watcher =
+        TreeWatcher.start(
+            folder.root(),
+            change -> {
+              if (!AtomicFiles.isTemporary(change.path())) {
+                debouncer.accept(change);
+              }
+            });
+    worker.execute(this::startUp);
+    feed =
+        Thread.ofPlatform()
+            .daemon()
+            .name("tmem-feed-" + target.repo().replace('/', '-'))
+            .start(this::followChanges);
+    LOG.info(target.repo() + ": serving " + target.teamDir() + " with " + target.serverUrl());
+  }
+
+  /** Completes once the pull and push at start went through. */
+  public CompletableFuture<Void> whenStarted() {
+    return started;
+  }
+
+  /** One pull and one push, now ({@code tmem sync}). */
+  public SyncReport syncOnce() {
+    SyncReport report =
+        onWorker(
+            () -> {
+              PullOutcome pulled = pull(false);
+              PushOutcome pushed = push();
+              if (ledger.pullWanted) {
+                pull(false);
+              }
+              return new SyncReport(pulled, pushed, state);
+            });
+    if (report == null) {
+      throw new IllegalStateException("the engine is closed");
+    }
+    return report;
+  }
+
+  /** Stops watching and following, then pushes what is pending (the SIGTERM flush). */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    stopping.countDown();
+    if (watcher != null) {
+      watcher.close();
+    }
+    if (feed != null) {
+      feed.interrupt();
+    }
+    Set<Path> waiting = debouncer.cancel();
+    if (feed == null) {
+      // Never started (`tmem sync`): its own push already ran; nothing to flush.
+      worker.shutdownNow();
+      closeLock();
+      return;
+    }
+    try {
+      worker
+          .submit(
+              () -> {
+                // Safe even if the pull at start never succeeded: only local edits go out.
+                cancelRetry();
+                push();
+              })
+          .get(settings.shutdownFlush().toMillis(), TimeUnit.MILLISECONDS);
+      if (!waiting.isEmpty()) {
+        LOG.info(target.repo() + ": flushed pending changes at shutdown");
+      }
+    } catch (TimeoutException e) {
+      LOG.warning(
+          target.repo()
+              + ": the flush at shutdown took longer than "
+              + settings.shutdownFlush().toSeconds()
+              + " s; pending changes go out at the next start");
+    } catch (ExecutionException | RejectedExecutionException e) {
+      LOG.log(Level.WARNING, target.repo() + ": the flush at shutdown failed: " + e, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } finally {
+      worker.shutdownNow();
+      closeLock();
+    }
+  }
+
+  private void closeLock() {
+    try {
+      lock.close();
+    } catch (IOException e) {
+      LOG.fine("releasing the project lock failed: " + e.getMessage());
+    }
+  }
+
+  // ---- on the sync thread -------------------------------------------------------------------
+
+  private void startUp() {
+    PullOutcome outcome = pull(false);
+    switch (outcome) {
+      case PullOutcome.Pulled pulled -> {
+        startedUp = true;
+        push();
+        started.complete(null);
+      }
+      case PullOutcome.Unchanged unchanged -> {
+        startedUp = true;
+        push();
+        started.complete(null);
+      }
+      case PullOutcome.Offline offline -> scheduleRetry(pushBackoff.next(), this::startUp);
+      case PullOutcome.Failed failed -> scheduleRetry(pushBackoff.next(), this::startUp);
+      case PullOutcome.NoAccess noAccess -> {
+        // The feed thread starts us again once the token changes.
+      }
+    }
+  }
+
+  private void changed(Set<Path> paths) {
+    if (ledger.blockedReason != null) {
+      LOG.info(target.repo() + ": a file changed, trying again after: " + ledger.blockedReason);
+      ledger.blockedReason = null;
+      tokenWhenBlocked = Optional.empty();
+    }
+    push();
+  }
+
+  private PullOutcome pull(boolean onlyIfChanged) {
+    PullOutcome outcome;
+    try {
+      outcome = puller.pull(ledger, onlyIfChanged);
+    } catch (RuntimeException e) {
+      LOG.log(Level.SEVERE, target.repo() + ": the pull failed unexpectedly: " + e, e);
+      outcome = new PullOutcome.Failed("unexpected " + e.getClass().getSimpleName());
+    }
+    switch (outcome) {
+      case PullOutcome.Pulled pulled -> {
+        feedBackoff.reset();
+        if (pulled.written() + pulled.deleted() > 0) {
+          LOG.info(
+              target.repo()
+                  + ": pulled: wrote "
+                  + pulled.written()
+                  + " file(s), deleted "
+                  + pulled.deleted());
+        }
+        for (String key : pulled.conflicts()) {
+          LOG.warning(
+              target.repo()
+                  + ": "
+                  + Display.key(key)
+                  + " changed here and on the server; keeping yours (theirs stays in the server's history)");
+        }
+        for (String key : pulled.refused()) {
+          LOG.warning(
+              target.repo()
+                  + ": refused the server's key "
+                  + Display.key(key)
+                  + ": "
+                  + ledger.refused.get(key));
+        }
+      }
+      case PullOutcome.Unchanged unchanged -> {}
+      case PullOutcome.Offline offline ->
+          ledger.failed("cannot reach " + target.serverUrl() + " to pull: " + offline.reason());
+      case PullOutcome.NoAccess noAccess -> block(noAccess.reason());
+      case PullOutcome.Failed failed -> ledger.failed(failed.reason());
+    }
+    ledger.pullWanted = false;
+    save();
+    return outcome;
+  }
+
+  private PushOutcome push() {
+    cancelRetry();
+    PushOutcome outcome;
+    try {
+      outcome = pusher.push(ledger, this::save);
+    } catch (RuntimeException e) {
+      LOG.log(Level.SEVERE, target.repo() + ": the push failed unexpectedly: " + e, e);
+      outcome = new PushOutcome.Rejected("unexpected " + e.getClass().getSimpleName());
+    }
+    switch (outcome) {
+      case PushOutcome.Pushed pushed -> {
+        pushBackoff.reset();
+        LOG.info(
+            target.repo()
+                + ": pushed "
+                + pushed.keys()
+                + " file(s) in "
+                + pushed.batches()
+                + " batch(es)");
+      }
+      case PushOutcome.NothingToPush nothing -> pushBackoff.reset();
+      case PushOutcome.Conflict conflict -> {
+        ledger.failed(conflict.reason());
+        scheduleRetry(pushBackoff.next(), this::push);
+      }
+      case PushOutcome.Offline offline -> {
+        Duration delay = pushBackoff.next();
+        ledger.failed(
+            "cannot reach "
+                + target.serverUrl()
+                + " to push: "
+                + offline.reason()
+                + " (retrying, "
+                + ledger.pending.size()
+                + " change(s) pending)");
+        LOG.warning(
+            target.repo() + ": " + ledger.lastError + "; next try in " + delay.toMillis() + " ms");
+        scheduleRetry(delay, this::push);
+      }
+      case PushOutcome.Rejected rejected -> {
+        ledger.failed(rejected.reason());
+        LOG.warning(target.repo() + ": " + rejected.reason());
+      }
+      case PushOutcome.NoAccess noAccess -> block(noAccess.reason());
+    }
+    save();
+    if (ledger.pullWanted && !closed) {
+      pull(false);
+    }
+    return outcome;
+  }
+
+  private void block(String reason) {
+    ledger.failed(reason);
+    if (!reason.equals(ledger.blockedReason)) {
+      LOG.warning(target.repo() + ": pushing stopped until you act: " + reason);
+    }
+    ledger.blockedReason = reason;
+    tokenWhenBlocked = Optional.of(fingerprint(tokens.token()));
+  }
+
+  private void save() {
+    state = ledger.toState();
+    store.save(state);
+  }
+
+  private void scheduleRetry(Duration delay, Runnable task) {
+    if (closed) {
+      return;
+    }
+    cancelRetry();
+    retry = worker.schedule(task, delay.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  private void cancelRetry() {
+    if (retry != null) {
+      retry.cancel(false);
+      retry = null;
+    }
+  }
+
+  // ---- on the feed thread -------------------------------------------------------------------
+
+  private void followChanges() {
+    while (!closed) {
+      String since = state.repositoryChecksum();
+      Response<HashesView> response;
+      try {
+        response = client.waitForChange(target.repo(), since, settings.feedWait());
+      } catch (RuntimeException e) {
+        response =
+            new Response.TransportFailure<>(
+                e.getClass().getSimpleName(), java.util.OptionalInt.empty());
+      }
+      if (closed) {
+        return;
+      }
+      unblockIfTheTokenChanged();
+      switch (response) {
+        case Response.Ok<HashesView> ok -> {
+          feedBackoff.reset();
+          if (!ok.body().checksum().equals(state.repositoryChecksum())) {
+            onWorker(() -> startedUp ? pullAndPush(true) : null);
+            if (!ok.body().checksum().equals(state.repositoryChecksum())) {
+              pause(feedBackoff.next());
+            }
+          }
+        }
+        case Response.NotModified<HashesView> notModified -> feedBackoff.reset();
+        case Response.NotFound<HashesView> notFound -> pollInstead();
+        case Response.Rejected<HashesView> rejected -> {
+          if (rejected.status() == 403) {
+            pause(settings.backoffMax());
+          } else {
+            pollInstead();
+          }
+        }
+        case Response.Unauthorized<HashesView> unauthorized -> pause(settings.backoffMax());
+        case Response.TransportFailure<HashesView> failure -> pause(feedBackoff.next());
+        case Response.Conflict<HashesView> conflict -> pollInstead();
+        case Response.TooManyEntries<HashesView> tooMany -> pollInstead();
+      }
+    }
+  }
+
+  /** A server without the change feed: a conditional GET now and then instead. */
+  private void pollInstead() {
+    onWorker(() -> startedUp ? pullAndPush(true) : null);
+    pause(settings.pollInterval());
+  }
+
+  private Object pullAndPush(boolean onlyIfChanged) {
+    if (pull(onlyIfChanged) instanceof PullOutcome.Pulled) {
+      push();
+    }
+    return null;
+  }
+
+  private void unblockIfTheTokenChanged() {
+    Optional<String> blockedWith = tokenWhenBlocked;
+    if (blockedWith.isPresent() && !blockedWith.get().equals(fingerprint(tokens.token()))) {
+      tokenWhenBlocked = Optional.empty();
+      onWorker(
+          () -> {
+            LOG.info(target.repo() + ": the token changed; trying again");
+            ledger.blockedReason = null;
+            if (startedUp) {
+              push();
+            } else {
+              startUp();
+            }
+            return null;
+          });
+    }
+  }
+
+  private void pause(Duration delay) {
+    try {
+      stopping.await(delay.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private <T> T onWorker(Callable<T> task) {
+    try {
+      return worker.submit(task).get();
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("the sync thread failed: " + e.getCause(), e.getCause());
+    } catch (RejectedExecutionException e) {
+      return null;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return null;
+    }
+  }
+
+  private static String fingerprint(Optional<String> token) {
+    return token.map(Checksums::ofContent).orElse("none");
+  }
+}

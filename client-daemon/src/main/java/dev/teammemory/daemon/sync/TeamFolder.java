@@ -1,0 +1,271 @@
+package dev.teammemory.daemon.sync;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static java.nio.file.LinkOption.NOFOLLOW_LINKS;
+
+import dev.teammemory.protocol.Checksums;
+import dev.teammemory.protocol.Keys;
+import java.io.IOException;
+import java.nio.file.FileSystemException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The local {@code team/} folder: scans it into keys and checksums, and writes or deletes what the
+ * server sent only after the key passed the protocol's key rules and a containment check on the
+ * real filesystem path (symbolic links resolved; dangling links and loops refused; never writing
+ * through a link).
+ */
+public final class TeamFolder {
+
+  /** Files larger than this are skipped in both directions (the protocol's per-entry limit). */
+  static final long MAX_FILE_BYTES = 250_000;
+
+  /**
+   * A file's checksum is reused while its size, modification time and file key are unchanged, but
+   * only when the modification time was at least this much older than the read that produced the
+   * checksum: a write in the same clock tick as a read could otherwise keep the same time ("racy
+   * git").
+   */
+  private static final long RACY_MILLIS = 2_000;
+
+  private final Path root;
+  private final Map<String, Stamp> stamps = new ConcurrentHashMap<>();
+
+  private record Stamp(long size, FileTime modified, Object fileKey, String checksum, long readAt) {
+    boolean matches(BasicFileAttributes attributes) {
+      return size == attributes.size()
+          && modified.equals(attributes.lastModifiedTime())
+          && Objects.equals(fileKey, attributes.fileKey())
+          && modified.toMillis() < readAt - RACY_MILLIS;
+    }
+  }
+
+  public TeamFolder(Path root) throws IOException {
+    Files.createDirectories(root);
+    this.root = root.toRealPath();
+  }
+
+  public Path root() {
+    return root;
+  }
+
+  /** Every file under the folder; symbolic links are reported, never followed. */
+  LocalSnapshot scan() throws IOException {
+    Map<String, LocalFile> files = new HashMap<>();
+    Map<String, SyncState.Skip> skipped = new HashMap<>();
+    Files.walkFileTree(
+        root,
+        new SimpleFileVisitor<>() {
+          @Override
+          public FileVisitResult visitFile(Path file, BasicFileAttributes attributes)
+              throws IOException {
+            if (AtomicFiles.isTemporary(file)) {
+              return FileVisitResult.CONTINUE;
+            }
+            String key = keyOf(file);
+            if (attributes.isSymbolicLink()) {
+              skipped.put(key, new SyncState.Skip(SkipReason.SYMLINK, "", null));
+            } else if (!attributes.isRegularFile()) {
+              skipped.put(key, new SyncState.Skip(SkipReason.NOT_A_FILE, "", null));
+            } else if (Keys.violation(key).isPresent()) {
+              skipped.put(
+                  key,
+                  new SyncState.Skip(
+                      SkipReason.INVALID_NAME, Keys.violation(key).orElseThrow(), null));
+            } else if (attributes.size() > MAX_FILE_BYTES) {
+              skipped.put(key, tooLarge(attributes.size()));
+            } else {
+              Stamp stamp = stamps.get(key);
+              if (stamp != null && stamp.matches(attributes)) {
+                files.put(key, new LocalFile(key, file, stamp.checksum(), stamp.size()));
+                return FileVisitResult.CONTINUE;
+              }
+              long readAt = System.currentTimeMillis();
+              try {
+                byte[] bytes = Files.readAllBytes(file);
+                if (bytes.length > MAX_FILE_BYTES) {
+                  skipped.put(key, tooLarge(bytes.length));
+                } else {
+                  String checksum = Checksums.ofContent(Checksums.decodeLeniently(bytes));
+                  files.put(key, new LocalFile(key, file, checksum, bytes.length));
+                  if (bytes.length == attributes.size()) {
+                    stamps.put(
+                        key,
+                        new Stamp(
+                            bytes.length,
+                            attributes.lastModifiedTime(),
+                            attributes.fileKey(),
+                            checksum,
+                            readAt));
+                  }
+                }
+              } catch (NoSuchFileException vanished) {
+                // Deleted while we looked: not there.
+              }
+            }
+            return FileVisitResult.CONTINUE;
+          }
+
+          @Override
+          public FileVisitResult visitFileFailed(Path file, IOException failure) {
+            return FileVisitResult.CONTINUE;
+          }
+        });
+    return new LocalSnapshot(files, skipped);
+  }
+
+  static SyncState.Skip tooLarge(long bytes) {
+    return new SyncState.Skip(
+        SkipReason.TOO_LARGE, "%,d bytes; the limit is %,d".formatted(bytes, MAX_FILE_BYTES), null);
+  }
+
+  /** The key of a path under the folder: its relative path with {@code /} separators. */
+  String keyOf(Path file) {
+    Path relative = root.relativize(file);
+    StringBuilder key = new StringBuilder();
+    for (Path part : relative) {
+      if (!key.isEmpty()) {
+        key.append('/');
+      }
+      key.append(part);
+    }
+    return key.toString();
+  }
+
+  /** The content of a local file as the protocol reads it, or empty when it is gone or a link. */
+  Optional<String> read(String key) throws IOException {
+    Path file = root.resolve(key);
+    if (!Files.isRegularFile(file, NOFOLLOW_LINKS)) {
+      return Optional.empty();
+    }
+    try {
+      byte[] bytes = Files.readAllBytes(file);
+      return bytes.length > MAX_FILE_BYTES
+          ? Optional.empty()
+          : Optional.of(Checksums.decodeLeniently(bytes));
+    } catch (NoSuchFileException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** The checksum of the local file now, or null when there is none. */
+  public String checksumNow(String key) throws IOException {
+    return read(key).map(Checksums::ofContent).orElse(null);
+  }
+
+  /**
+   * Why a key from the server must not be written, or empty when it may: the key rules first, then
+   * where it really lands on this filesystem.
+   */
+  public Optional<String> refusal(String key) {
+    Optional<String> violation = Keys.violation(key);
+    if (violation.isPresent()) {
+      return violation;
+    }
+    try {
+      return containment(key).refusal();
+    } catch (IOException e) {
+      return Optional.of("its path cannot be checked: " + e.getClass().getSimpleName());
+    }
+  }
+
+  private record Placement(Path parent, Path target, Optional<String> refusal) {
+    static Placement refused(String reason) {
+      return new Placement(null, null, Optional.of(reason));
+    }
+  }
+
+  /**
+   * Resolves where the key lands: every existing ancestor is resolved to its real path (a link
+   * among them is followed once, and must stay inside the folder); the file itself must not be a
+   * link or a folder.
+   */
+  private Placement containment(String key) throws IOException {
+    Path candidate = root.resolve(key).normalize();
+    if (!candidate.startsWith(root) || candidate.equals(root)) {
+      return Placement.refused("it points outside the team folder");
+    }
+    Path parent = root;
+    String[] segments = key.split("/");
+    for (int i = 0; i < segments.length - 1; i++) {
+      Path next = parent.resolve(segments[i]);
+      if (Files.isSymbolicLink(next)) {
+        Path real;
+        try {
+          real = next.toRealPath();
+        } catch (NoSuchFileException e) {
+          return Placement.refused("a folder on its path is a dangling symbolic link");
+        } catch (FileSystemException e) {
+          return Placement.refused("a folder on its path is a symbolic link loop");
+        }
+        if (!real.startsWith(root)) {
+          return Placement.refused(
+              "a folder on its path is a symbolic link out of the team folder");
+        }
+        if (!Files.isDirectory(real)) {
+          return Placement.refused("a file is in the way of its folder");
+        }
+        next = real;
+      } else if (Files.exists(next, NOFOLLOW_LINKS) && !Files.isDirectory(next, NOFOLLOW_LINKS)) {
+        return Placement.refused("a file is in the way of its folder");
+      }
+      parent = next;
+    }
+    Path target = parent.resolve(segments[segments.length - 1]);
+    if (Files.isSymbolicLink(target)) {
+      return Placement.refused("the local file is a symbolic link");
+    }
+    if (Files.isDirectory(target, NOFOLLOW_LINKS)) {
+      return Placement.refused("a local folder has that name");
+    }
+    if (!target.normalize().startsWith(root)) {
+      return Placement.refused("it points outside the team folder");
+    }
+    return new Placement(parent, target, Optional.empty());
+  }
+
+  /**
+   * Writes the content for the key atomically, creating folders as needed. Returns the refusal when
+   * the key must not be written (nothing is written then).
+   */
+  public Optional<String> write(String key, String content) throws IOException {
+    Optional<String> violation = Keys.violation(key);
+    if (violation.isPresent()) {
+      return violation;
+    }
+    Placement placement = containment(key);
+    if (placement.refusal().isPresent()) {
+      return placement.refusal();
+    }
+    Files.createDirectories(placement.parent());
+    // Folders created just now: check again that nothing swapped a link in meanwhile.
+    if (!placement.parent().toRealPath().startsWith(root)) {
+      return Optional.of("a folder on its path is a symbolic link out of the team folder");
+    }
+    AtomicFiles.write(placement.target(), content.getBytes(UTF_8));
+    return Optional.empty();
+  }
+
+  /** Deletes the local file of the key when it still has {@code checksum}; true when deleted. */
+  public boolean deleteIfUnchanged(String key, String checksum) throws IOException {
+    if (refusal(key).isPresent()) {
+      return false;
+    }
+    Path target = containment(key).target();
+    if (target == null || !checksum.equals(checksumNow(key))) {
+      return false;
+    }
+    return Files.deleteIfExists(target);
+  }
+}

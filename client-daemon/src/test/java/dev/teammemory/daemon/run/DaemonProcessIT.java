@@ -1,0 +1,334 @@
+package dev.teammemory.daemon.run;
+
+import static dev.teammemory.daemon.testing.Conditions.await;
+import static dev.teammemory.daemon.testing.SyncFixture.entries;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.teammemory.daemon.sync.SavedProjects;
+import dev.teammemory.daemon.testing.Conditions;
+import dev.teammemory.daemon.testing.RecordingProxy;
+import dev.teammemory.daemon.testing.ServerProcess;
+import dev.teammemory.daemon.testing.SyncFixture;
+import dev.teammemory.protocol.client.TeamMemoryClient;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The real {@code tmem} command line in a child process: SIGTERM flush, kill -9, team rm. */
+class DaemonProcessIT {
+
+  private static final Duration DEADLINE = Duration.ofSeconds(90);
+  private static ServerProcess server;
+
+  @TempDir Path root;
+  private final List<Process> processes = new ArrayList<>();
+  private SyncFixture fixture;
+
+  @BeforeAll
+  static void startServer() throws Exception {
+    server = ServerProcess.start(Files.createTempDirectory("tmem-server-"));
+  }
+
+  @AfterAll
+  static void stopServer() {
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  @BeforeEach
+  void setUp() {
+    fixture = new SyncFixture(root);
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    for (Process process : processes) {
+      process.destroyForcibly();
+      process.waitFor(10, TimeUnit.SECONDS);
+    }
+    fixture.close();
+  }
+
+  private Process tmem(String url, Path log, String... arguments) throws IOException {
+    List<String> command = new ArrayList<>();
+    command.add(ProcessHandle.current().info().command().orElse("java"));
+    command.add("-Xmx256m");
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add("dev.teammemory.daemon.cli.Tmem");
+    command.addAll(List.of(arguments));
+    ProcessBuilder builder =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+    builder.environment().put("TMEM_SERVER_URL", url);
+    builder.environment().put("TMEM_TOKEN", ServerProcess.ALICE);
+    builder.environment().put("XDG_STATE_HOME", root.resolve("state").toString());
+    builder.environment().put("HOME", root.toString());
+    Process process = builder.start();
+    processes.add(process);
+    return process;
+  }
+
+  private boolean pulled() {
+    return Conditions.quietly(
+        () ->
+            SavedProjects.all(root.resolve("state/tmem")).stream()
+                .anyMatch(saved -> saved.state().lastPull().isPresent()));
+  }
+
+  @Test
+  void sigtermFlushesAChangeMadeJustBeforeShutdown() throws Exception {
+    String repo = "acme/sigterm";
+    Path team = Files.createDirectories(root.resolve("team"));
+    Process daemon =
+        tmem(
+            server.url(),
+            root.resolve("daemon.log"),
+            "daemon",
+            "--team-dir",
+            team.toString(),
+            "--repo",
+            repo);
+    await("the daemon pulled", DEADLINE, this::pulled);
+
+    Files.writeString(team.resolve("last-words.md"), "written a moment before SIGTERM\n");
+    daemon.destroy();
+    assertThat(daemon.waitFor(60, TimeUnit.SECONDS)).isTrue();
+
+    TeamMemoryClient reader = fixture.client(server.url(), ServerProcess.READER);
+    assertThat(entries(reader, repo))
+        .containsEntry("last-words.md", "written a moment before SIGTERM\n");
+    assertThat(Files.readString(root.resolve("state/tmem/daemon.log")))
+        .contains("stopping: flushing pending changes")
+        .doesNotContain("written a moment before SIGTERM")
+        .doesNotContain(ServerProcess.ALICE);
+  }
+
+  @Test
+  void killDashNineDuringAPushLosesNothingAndDuplicatesNothing() throws Exception {
+    String repo = "acme/kill-nine";
+    Path team = Files.createDirectories(root.resolve("team"));
+    Map<String, String> expected = new HashMap<>();
+    for (int i = 0; i < 1000; i++) {
+      String key = "t" + (i % 20) + "/note-" + i + ".md";
+      String content = ("line of note " + i + "\n").repeat(60);
+      Files.createDirectories(team.resolve(key).getParent());
+      Files.writeString(team.resolve(key), content);
+      expected.put(key, content);
+    }
+    try (RecordingProxy proxy = RecordingProxy.start(server.url())) {
+      AtomicInteger puts = new AtomicInteger();
+      RecordingProxy.Hold second =
+          proxy.holdNext((method, target) -> method.equals("PUT") && puts.incrementAndGet() == 2);
+      Process daemon =
+          tmem(
+              proxy.url(),
+              root.resolve("first.log"),
+              "daemon",
+              "--team-dir",
+              team.toString(),
+              "--repo",
+              repo);
+      second.awaitArrival(DEADLINE);
+
+      daemon.destroyForcibly();
+      assertThat(daemon.waitFor(30, TimeUnit.SECONDS)).isTrue();
+      // The request was already on its way: the server still applies it.
+      second.release();
+      await("the held batch reached the server", DEADLINE, () -> proxy.puts().size() == 2);
+
+      Process restarted =
+          tmem(
+              proxy.url(),
+              root.resolve("second.log"),
+              "daemon",
+              "--team-dir",
+              team.toString(),
+              "--repo",
+              repo);
+      TeamMemoryClient reader = fixture.client(server.url(), ServerProcess.READER);
+      await(
+          "all 1,000 files are on the server",
+          DEADLINE,
+          () -> entries(reader, repo).size() == 1000);
+      assertThat(entries(reader, repo)).isEqualTo(expected);
+      restarted.destroy();
+      assertThat(restarted.waitFor(60, TimeUnit.SECONDS)).isTrue();
+
+      Map<String, Integer> sent = new HashMap<>();
+      ObjectMapper json = new ObjectMapper();
+      for (RecordingProxy.Exchange put : proxy.puts()) {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> body = json.readValue(put.body(), Map.class);
+        ((Map<?, ?>) body.get("entries"))
+            .keySet()
+            .forEach(key -> sent.merge((String) key, 1, Integer::sum));
+      }
+      assertThat(sent).hasSize(1000);
+      assertThat(sent.values()).as("no key was sent twice").containsOnly(1);
+    }
+    try (Connection database = server.database();
+        Statement query = database.createStatement();
+        ResultSet duplicates =
+            query.executeQuery(
+                "SELECT count(*) FROM (SELECT v.entry_key FROM memory_entry_version v JOIN repository r ON r.id = v.repository_id"
+                    + " WHERE r.slug_key = 'acme/kill-nine' GROUP BY v.entry_key HAVING count(*) > 1) d")) {
+      duplicates.next();
+      assertThat(duplicates.getInt(1)).isZero();
+    }
+  }
+
+  @Test
+  void teamRmStatusAndSyncWorkFromTheCommandLine() throws Exception {
+    String repo = "acme/command-line";
+    Path team = Files.createDirectories(root.resolve("team"));
+    Files.writeString(team.resolve("keep.md"), "keep\n");
+    Files.writeString(team.resolve("drop.md"), "drop\n");
+    Files.write(team.resolve("huge.md"), new byte[300_000]);
+
+    Process sync =
+        tmem(
+            server.url(),
+            root.resolve("sync.log"),
+            "sync",
+            "--team-dir",
+            team.toString(),
+            "--repo",
+            repo);
+    assertThat(sync.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    String syncOutput = Files.readString(root.resolve("sync.log"));
+    assertThat(sync.exitValue()).as(syncOutput).isEqualTo(1);
+    assertThat(syncOutput)
+        .contains("pushed 2 file(s) in 1 batch(es)")
+        .contains("not synced: huge.md — too large (300,000 bytes; the limit is 250,000)");
+
+    Process remove =
+        tmem(
+            server.url(),
+            root.resolve("rm.log"),
+            "team",
+            "rm",
+            "drop.md",
+            "--team-dir",
+            team.toString(),
+            "--repo",
+            repo);
+    assertThat(remove.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    String removeOutput = Files.readString(root.resolve("rm.log"));
+    assertThat(remove.exitValue()).as(removeOutput).isZero();
+    assertThat(removeOutput)
+        .contains("deleted drop.md from " + repo)
+        .contains("deleted the local copy");
+    TeamMemoryClient reader = fixture.client(server.url(), ServerProcess.READER);
+    assertThat(entries(reader, repo)).containsOnlyKeys("keep.md");
+    assertThat(team.resolve("drop.md")).doesNotExist();
+
+    Process status =
+        tmem(
+            server.url(),
+            root.resolve("status.log"),
+            "status",
+            "--format",
+            "json",
+            "--team-dir",
+            team.toString(),
+            "--repo",
+            repo);
+    assertThat(status.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    String statusOutput = Files.readString(root.resolve("status.log"), StandardCharsets.UTF_8);
+    assertThat(status.exitValue()).as(statusOutput).isZero();
+    @SuppressWarnings("unchecked")
+    Map<String, Object> parsed = new ObjectMapper().readValue(statusOutput, Map.class);
+    @SuppressWarnings("unchecked")
+    Map<String, Object> project = ((List<Map<String, Object>>) parsed.get("projects")).get(0);
+    assertThat(project)
+        .containsEntry("repo", repo)
+        .containsEntry("server", server.url())
+        .containsEntry("daemon", "not running");
+    assertThat(project.get("lastPush")).isNotNull();
+    assertThat(project.get("skipped").toString()).contains("huge.md").contains("too_large");
+  }
+
+  @Test
+  void addRegistersAGitCheckoutAndSyncServesItWithoutFlags() throws Exception {
+    Path checkout = Files.createDirectories(root.resolve("src/widgets"));
+    for (List<String> git :
+        List.of(
+            List.of("git", "init", "-q", checkout.toString()),
+            List.of(
+                "git",
+                "-C",
+                checkout.toString(),
+                "remote",
+                "add",
+                "origin",
+                "git@github.com:acme/widgets.git"))) {
+      assertThat(new ProcessBuilder(git).inheritIO().start().waitFor()).isZero();
+    }
+    Process add = tmem(server.url(), root.resolve("add.log"), "add", checkout.toString());
+    assertThat(add.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    String addOutput = Files.readString(root.resolve("add.log"));
+    assertThat(add.exitValue()).as(addOutput).isZero();
+    assertThat(addOutput)
+        .startsWith("registered acme/widgets: " + root.resolve(".claude/projects"));
+    Path team =
+        Path.of(
+            addOutput.substring(
+                "registered acme/widgets: ".length(), addOutput.indexOf(" (a running")));
+    assertThat(team.endsWith(Path.of("memory/team"))).as(team.toString()).isTrue();
+
+    Files.createDirectories(team);
+    Files.writeString(team.resolve("MEMORY.md"), "# Team memory\n");
+    Process sync = tmem(server.url(), root.resolve("sync-registered.log"), "sync");
+    assertThat(sync.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    String syncOutput = Files.readString(root.resolve("sync-registered.log"));
+    assertThat(sync.exitValue()).as(syncOutput).isZero();
+    TeamMemoryClient reader = fixture.client(server.url(), ServerProcess.READER);
+    assertThat(entries(reader, "acme/widgets")).containsEntry("MEMORY.md", "# Team memory\n");
+  }
+
+  @Test
+  void syncWithoutAServerUrlIsAUsageErrorThatSaysWhatToSet() throws Exception {
+    List<String> command =
+        List.of(
+            ProcessHandle.current().info().command().orElse("java"),
+            "-cp",
+            System.getProperty("java.class.path"),
+            "dev.teammemory.daemon.cli.Tmem",
+            "sync",
+            "--team-dir",
+            root.toString(),
+            "--repo",
+            "acme/widgets");
+    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+    builder.environment().remove("TMEM_SERVER_URL");
+    builder.environment().put("XDG_STATE_HOME", root.resolve("state").toString());
+    Process process = builder.start();
+    processes.add(process);
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(process.exitValue()).isEqualTo(2);
+    assertThat(output.strip())
+        .isEqualTo(
+            "tmem: no team-memory server configured: TMEM_SERVER_URL is not set. Set it to your team's server,"
+                + " for example export TMEM_SERVER_URL=https://team-memory.example.com");
+  }
+}

@@ -1,0 +1,101 @@
+package dev.teammemory.daemon.sync;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.teammemory.daemon.scan.SecretGuard;
+import dev.teammemory.daemon.testing.Conditions;
+import dev.teammemory.daemon.testing.ScriptedServer;
+import dev.teammemory.protocol.Checksums;
+import dev.teammemory.protocol.client.TeamMemoryClient;
+import dev.teammemory.secrets.SecretScanner;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import mockwebserver3.MockResponse;
+import mockwebserver3.RecordedRequest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Against a server without the change feed, a teammate's change still arrives within seconds. */
+class PollingFallbackTest {
+
+  @TempDir Path temporary;
+
+  private final AtomicReference<String> snapshot = new AtomicReference<>();
+
+  private MockResponse answer(RecordedRequest request) {
+    String target = request.getTarget();
+    if (target.contains("/changes")) {
+      return ScriptedServer.json(404, "{}");
+    }
+    String body = snapshot.get();
+    if (body == null) {
+      return ScriptedServer.json(
+          404, "{\"error\":{\"message\":\"none\",\"details\":{\"error_code\":\"not_found\"}}}");
+    }
+    String checksum = body.substring(body.indexOf("sha256:"), body.indexOf("sha256:") + 71);
+    String ifNoneMatch = request.getHeaders().get("If-None-Match");
+    if (ifNoneMatch != null && ifNoneMatch.contains(checksum)) {
+      return new MockResponse.Builder().code(304).build();
+    }
+    return new MockResponse.Builder()
+        .code(200)
+        .setHeader("Content-Type", "application/json")
+        .setHeader("ETag", "\"" + checksum + "\"")
+        .body(body)
+        .build();
+  }
+
+  @Test
+  void withoutAChangeFeedTheDaemonPollsWithIfNoneMatch() throws Exception {
+    Path team = Files.createDirectories(temporary.resolve("team"));
+    try (ScriptedServer server = new ScriptedServer(this::answer);
+        TeamMemoryClient client = new TeamMemoryClient(server.url(), () -> "token", "tmem-test");
+        SyncEngine engine =
+            SyncEngine.open(
+                new SyncTarget(server.url(), "acme/widgets", team, temporary.resolve("state")),
+                client,
+                () -> Optional.of("token"),
+                new SecretGuard(SecretScanner.defaultRules()),
+                SyncSettings.defaults().withPollInterval(Duration.ofMillis(200)))) {
+      engine.start();
+      Conditions.await(
+          "the pull at start", Duration.ofSeconds(20), () -> engine.state().lastPull().isPresent());
+
+      Map<String, String> checksums = Map.of("news.md", Checksums.ofContent("a teammate's note\n"));
+      snapshot.set(
+          new ObjectMapper()
+              .writeValueAsString(
+                  Map.of(
+                      "organizationId",
+                      "acme",
+                      "repo",
+                      "acme/widgets",
+                      "version",
+                      1,
+                      "lastModified",
+                      "2026-11-21T10:15:30.123Z",
+                      "checksum",
+                      Checksums.ofRepository(checksums),
+                      "content",
+                      Map.of(
+                          "entries",
+                          Map.of("news.md", "a teammate's note\n"),
+                          "entryChecksums",
+                          checksums))));
+
+      Conditions.await(
+          "the teammate's note arrives",
+          Duration.ofSeconds(20),
+          () ->
+              Conditions.quietly(
+                  () -> Files.readString(team.resolve("news.md")).equals("a teammate's note\n")));
+      assertThat(server.requests())
+          .anyMatch(request -> request.getHeaders().get("If-None-Match") != null);
+    }
+  }
+}

@@ -1,0 +1,98 @@
+package dev.teammemory.daemon.sync;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.teammemory.daemon.scan.SecretGuard;
+import dev.teammemory.daemon.testing.ScriptedServer;
+import dev.teammemory.protocol.Checksums;
+import dev.teammemory.protocol.client.TeamMemoryClient;
+import dev.teammemory.secrets.SecretScanner;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The pull at start against a server holding fixed entries. */
+class PullTest {
+
+  @TempDir Path temporary;
+
+  private SyncReport syncOnce(Map<String, String> entries, Path team) throws Exception {
+    Map<String, String> checksums = new TreeMap<>();
+    entries.forEach((key, value) -> checksums.put(key, Checksums.ofContent(value)));
+    String body =
+        new ObjectMapper()
+            .writeValueAsString(
+                Map.of(
+                    "organizationId",
+                    "acme",
+                    "repo",
+                    "acme/widgets",
+                    "version",
+                    4,
+                    "lastModified",
+                    "2026-11-21T10:15:30.123Z",
+                    "checksum",
+                    Checksums.ofRepository(checksums),
+                    "content",
+                    Map.of("entries", entries, "entryChecksums", checksums)));
+    try (ScriptedServer server =
+            new ScriptedServer(
+                request ->
+                    ScriptedServer.json(
+                        request.getMethod().equals("GET") ? 200 : 500,
+                        request.getMethod().equals("GET") ? body : "{}"));
+        TeamMemoryClient client = new TeamMemoryClient(server.url(), () -> "token", "tmem-test");
+        SyncEngine engine =
+            SyncEngine.open(
+                new SyncTarget(server.url(), "acme/widgets", team, temporary.resolve("state")),
+                client,
+                () -> Optional.of("token"),
+                new SecretGuard(SecretScanner.defaultRules()),
+                SyncSettings.defaults())) {
+      return engine.syncOnce();
+    }
+  }
+
+  @Test
+  void aLocalFileThatNeverSyncedIsSavedAsideBeforeTheServersVersionReplacesIt() throws Exception {
+    Path team = Files.createDirectories(temporary.resolve("team"));
+    Files.writeString(team.resolve("MEMORY.md"), "my old copy\n");
+
+    SyncReport report = syncOnce(Map.of("MEMORY.md", "the team's version\n"), team);
+
+    assertThat(team.resolve("MEMORY.md")).hasContent("the team's version\n");
+    SyncState.ConflictRecord conflict = report.state().conflicts().get(0);
+    assertThat(Path.of(conflict.savedCopy()))
+        .hasContent("my old copy\n")
+        .startsWith(temporary.resolve("state/replaced"));
+    assertThat(ConflictWords.of(report.state(), conflict))
+        .contains(
+            "the server's version is in the team folder now and your copy is saved at "
+                + conflict.savedCopy());
+  }
+
+  @Test
+  void identicalFilesAreNotRewrittenAndLocalOnlyFilesStay() throws Exception {
+    Path team = Files.createDirectories(temporary.resolve("team"));
+    Path same = Files.writeString(team.resolve("same.md"), "same\n");
+    FileTime old = FileTime.from(Instant.parse("2020-01-01T00:00:00Z"));
+    Files.setLastModifiedTime(same, old);
+    Files.writeString(team.resolve("mine-only.md"), "only here\n");
+
+    SyncReport report = syncOnce(Map.of("same.md", "same\n", "new/theirs.md", "theirs\n"), team);
+
+    assertThat(Files.getLastModifiedTime(same)).isEqualTo(old);
+    assertThat(team.resolve("mine-only.md")).hasContent("only here\n");
+    assertThat(team.resolve("new/theirs.md")).hasContent("theirs\n");
+    assertThat(report.pull())
+        .isEqualTo(new PullOutcome.Pulled(1, 0, java.util.List.of(), java.util.List.of()));
+    assertThat(report.state().conflicts()).isEmpty();
+  }
+}
