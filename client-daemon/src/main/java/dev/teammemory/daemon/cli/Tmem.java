@@ -46,7 +46,8 @@ public final class Tmem implements Runnable {
     PrintWriter out = new PrintWriter(System.out, true);
     PrintWriter err = new PrintWriter(System.err, true);
     int exitCode = run(args, out, err);
-    // Commands may print() without a newline; autoflush covers only println, and exit drops the rest.
+    // Commands may print() without a newline; autoflush covers only println, and exit drops the
+    // rest.
     out.flush();
     err.flush();
     System.exit(exitCode);

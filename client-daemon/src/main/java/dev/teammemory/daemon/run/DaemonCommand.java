@@ -4,6 +4,12 @@ import dev.teammemory.daemon.cli.Tmem;
 import dev.teammemory.daemon.config.ServerConnection;
 import dev.teammemory.daemon.config.StateHome;
 import dev.teammemory.daemon.login.StoredLogin;
+import dev.teammemory.daemon.memory.ClaudeLayout;
+import dev.teammemory.daemon.memory.Environment;
+import dev.teammemory.daemon.model.LanguageModel;
+import dev.teammemory.daemon.notes.NotesOutcome;
+import dev.teammemory.daemon.notes.SessionNotes;
+import dev.teammemory.daemon.notes.TranscriptWatcher;
 import dev.teammemory.daemon.project.Project;
 import dev.teammemory.daemon.project.ProjectOptions;
 import dev.teammemory.daemon.scan.SecretGuard;
@@ -14,6 +20,7 @@ import dev.teammemory.protocol.client.TeamMemoryClient;
 import dev.teammemory.secrets.SecretScanner;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -62,6 +69,7 @@ public final class DaemonCommand implements Callable<Integer> {
     SecretGuard guard = new SecretGuard(SecretScanner.defaultRules());
     TeamMemoryClient client = connection.client();
     List<SyncEngine> engines = new ArrayList<>();
+    TranscriptWatcher sessionNotes = sessionNotesWatcher();
     CountDownLatch stopped = new CountDownLatch(1);
     AtomicBoolean stopping = new AtomicBoolean();
     Runnable stop =
@@ -69,6 +77,7 @@ public final class DaemonCommand implements Callable<Integer> {
           if (stopping.compareAndSet(false, true)) {
             LOG.info("stopping: flushing pending changes");
             engines.forEach(SyncEngine::close);
+            closeQuietly(sessionNotes);
             client.close();
             LOG.info("stopped");
           }
@@ -103,6 +112,7 @@ public final class DaemonCommand implements Callable<Integer> {
     for (SyncEngine engine : engines) {
       engine.start();
     }
+    sessionNotes.start();
     // The pull at start holds the whole repository in memory at once; one full collection
     // afterwards lets the JVM hand that memory back, so an idle daemon stays small.
     CompletableFuture.allOf(
@@ -117,5 +127,38 @@ public final class DaemonCommand implements Callable<Integer> {
             + logFile);
     stopped.await();
     return Tmem.OK;
+  }
+
+  /**
+   * Keeps the agent's session notes current as its transcripts grow under the config home, with the
+   * model when a key is set and offline otherwise.
+   */
+  private static TranscriptWatcher sessionNotesWatcher() {
+    Environment environment = Environment.system();
+    ClaudeLayout layout = ClaudeLayout.of(environment);
+    SessionNotes notes =
+        new SessionNotes(
+            layout, LanguageModel.fromEnvironment(environment.variables()), Clock.systemUTC());
+    return new TranscriptWatcher(
+        layout, notes, TranscriptWatcher.QUIET_PERIOD, DaemonCommand::logNotesOutcome);
+  }
+
+  private static void closeQuietly(TranscriptWatcher watcher) {
+    try {
+      watcher.close();
+    } catch (IOException e) {
+      LOG.warning("could not stop watching transcripts: " + e.getMessage());
+    }
+  }
+
+  private static void logNotesOutcome(NotesOutcome outcome) {
+    switch (outcome) {
+      case NotesOutcome.Updated updated ->
+          LOG.info("session notes updated: " + updated.notes() + " (" + updated.writer() + ")");
+      case NotesOutcome.Failed failed ->
+          LOG.warning("session notes not updated: " + failed.notes() + ": " + failed.reason());
+      case NotesOutcome.NotDue notDue -> {}
+      case NotesOutcome.Busy busy -> {}
+    }
   }
 }
