@@ -11,7 +11,7 @@ import io.quarkus.runtime.annotations.QuarkusMain;
 @QuarkusMain
 public final class ServerMain {
 
-  private ServerMain() {}
+  ServerMain() {}
 
   public static void main(String... args) {
     EmbeddedDatabase.startUnlessConfigured(System.getenv(), System.getProperties());

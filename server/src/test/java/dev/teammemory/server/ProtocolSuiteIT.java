@@ -172,6 +172,7 @@ class ProtocolSuiteIT {
     Map<String, String> environment = new LinkedHashMap<>();
     environment.put("TMEM_DATA_DIR", work.resolve("data").toString());
     environment.put("TMEM_AUTH_STATIC_TOKENS_FILE", tokensFile.toString());
+    environment.put("TMEM_AUTH_GITHUB_CLIENT_ID", "Iv1.suite0client0id");
     environment.put("TMEM_LIMITS_MAX_ENTRIES", Integer.toString(MAX_ENTRIES));
     environment.put("TMEM_LIMITS_MAX_REPOSITORY_BYTES", Long.toString(MAX_REPOSITORY_BYTES));
     externalDatabase().ifPresent(url -> environment.put("QUARKUS_DATASOURCE_JDBC_URL", url));

@@ -23,10 +23,12 @@ public final class Checksums {
   public static final String EMPTY =
       "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
 
-  /** Sorts keys the way the repository checksum needs: by their UTF-8 bytes, unsigned. */
-  public static final Comparator<String> UTF8_BYTE_ORDER =
-      (left, right) ->
-          java.util.Arrays.compareUnsigned(left.getBytes(UTF_8), right.getBytes(UTF_8));
+  /**
+   * Sorts keys the way the repository checksum needs: by their UTF-8 bytes, unsigned. UTF-8 byte
+   * order is code point order, so this compares code points and encodes nothing (it runs for every
+   * key of every body a server sends).
+   */
+  public static final Comparator<String> UTF8_BYTE_ORDER = Checksums::compareCodePoints;
 
   private Checksums() {}
 
@@ -76,6 +78,20 @@ public final class Checksums {
   /** True for a well-formed {@code sha256:} followed by 64 lowercase hex digits. */
   public static boolean isChecksum(String value) {
     return value != null && value.matches("sha256:[0-9a-f]{64}");
+  }
+
+  private static int compareCodePoints(String left, String right) {
+    int at = 0;
+    int end = Math.min(left.length(), right.length());
+    while (at < end) {
+      int leftCodePoint = left.codePointAt(at);
+      int rightCodePoint = right.codePointAt(at);
+      if (leftCodePoint != rightCodePoint) {
+        return Integer.compare(leftCodePoint, rightCodePoint);
+      }
+      at += Character.charCount(leftCodePoint);
+    }
+    return Integer.compare(left.length(), right.length());
   }
 
   private static MessageDigest sha256() {

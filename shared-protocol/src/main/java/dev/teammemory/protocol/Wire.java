@@ -6,10 +6,11 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /** Checks shared by the wire records' compact constructors. */
 final class Wire {
@@ -43,17 +44,24 @@ final class Wire {
     return value;
   }
 
-  /** An unmodifiable copy sorted by key, so bodies serialise the same way every time. */
+  /**
+   * An unmodifiable copy sorted by key, so bodies serialise the same way every time. Sorted with a
+   * merge sort, which takes one comparison per key when the map is already in order (a server reads
+   * its keys in that order).
+   */
   static <V> Map<String, V> sortedCopy(Map<String, V> map, String field) {
     requireNonNull(map, field + " is null");
-    Map<String, V> sorted = new TreeMap<>(Checksums.UTF8_BYTE_ORDER);
+    List<Map.Entry<String, V>> entries = new ArrayList<>(map.size());
     map.forEach(
         (key, value) -> {
           requireNonNull(key, field + " has a null key");
           requireNonNull(value, field + " has a null value for a key");
-          sorted.put(key, value);
+          entries.add(Map.entry(key, value));
         });
-    return Collections.unmodifiableMap(new LinkedHashMap<>(sorted));
+    entries.sort(Map.Entry.comparingByKey(Checksums.UTF8_BYTE_ORDER));
+    Map<String, V> sorted = LinkedHashMap.newLinkedHashMap(entries.size());
+    entries.forEach(entry -> sorted.put(entry.getKey(), entry.getValue()));
+    return Collections.unmodifiableMap(sorted);
   }
 
   static <V> Map<String, V> sortedCopyOrEmpty(Map<String, V> map, String field) {

@@ -1,0 +1,339 @@
+package dev.teammemory.server.memory;
+
+import dev.teammemory.protocol.DeleteResponse;
+import dev.teammemory.protocol.ETags;
+import dev.teammemory.protocol.ErrorCodes;
+import dev.teammemory.protocol.ErrorEnvelope;
+import dev.teammemory.protocol.Keys;
+import dev.teammemory.protocol.PutResponse;
+import dev.teammemory.server.auth.AuthorizedRepository;
+import dev.teammemory.server.auth.RepositoryAuthorization;
+import dev.teammemory.server.errors.ApiException;
+import dev.teammemory.server.limits.LimitsConfig;
+import dev.teammemory.server.secrets.SecretCheck;
+import dev.teammemory.server.secrets.SecretFinding;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.RestHeader;
+import org.jboss.resteasy.reactive.RestQuery;
+
+/**
+ * {@code /api/claude_code/team_memory}: the protocol's GET, hashes view and upsert-merge PUT, and
+ * our delete, history and purge extensions. Authentication has run before any of these (a filter);
+ * each method then checks the repository and access, its parameters, and asks the store.
+ */
+@Path("/api/claude_code/team_memory")
+@Produces(MediaType.APPLICATION_JSON)
+public class TeamMemoryResource {
+
+  private static final Logger LOG = Logger.getLogger(TeamMemoryResource.class);
+
+  private final RepositoryAuthorization authorization;
+  private final EntryStore store;
+  private final SecretCheck secrets;
+  private final LimitsConfig limits;
+  private final MemoryMetrics metrics;
+
+  @Inject
+  TeamMemoryResource(
+      RepositoryAuthorization authorization,
+      EntryStore store,
+      SecretCheck secrets,
+      LimitsConfig limits,
+      MemoryMetrics metrics) {
+    this.authorization = authorization;
+    this.store = store;
+    this.secrets = secrets;
+    this.limits = limits;
+    this.metrics = metrics;
+  }
+
+  @GET
+  public Response get(
+      @RestQuery String repo,
+      @RestQuery String view,
+      @RestHeader("If-None-Match") String ifNoneMatch) {
+    AuthorizedRepository target = authorization.read(repo);
+    boolean hashesOnly = hashesView(view);
+    metrics.request(hashesOnly ? "hashes" : "get");
+    return switch (store.read(target.slug(), hashesOnly, ifNoneMatch)) {
+      case ReadOutcome.NotFound notFound -> throw RepositoryAuthorization.notFound(target.slug());
+      case ReadOutcome.NotModified notModified ->
+          Response.notModified().header("ETag", ETags.quote(notModified.checksum())).build();
+      case ReadOutcome.Hashes hashes -> withETag(hashes.body(), hashes.body().checksum());
+      case ReadOutcome.Snapshot snapshot -> {
+        metrics.sent(snapshot.contentBytes());
+        yield withETag(snapshot.body(), snapshot.body().checksum());
+      }
+    };
+  }
+
+  @PUT
+  public Response put(
+      @RestQuery String repo,
+      @RestHeader("Content-Type") String contentType,
+      @RestHeader("If-Match") String ifMatch,
+      InputStream body) {
+    AuthorizedRepository target = authorization.write(repo);
+    metrics.request("put");
+    requireJson(contentType);
+    byte[] bytes = readAll(body);
+    metrics.received(bytes.length);
+    PutBody parsed = PutBody.parse(bytes, limits.maxEntryBytes());
+    // Scanned before the store takes the repository lock, reported after its checks (the
+    // protocol's order), so that the lock is never held while rules run.
+    List<SecretFinding> findings = secrets.scan(parsed.entries());
+    PutOutcome outcome =
+        store.put(target, parsed.entries(), Optional.ofNullable(ifMatch), findings);
+    return switch (outcome) {
+      case PutOutcome.Applied applied -> {
+        LOG.infof(
+            "PUT %s by %s: version %d, %d keys sent",
+            target.slug(),
+            target.caller().user(),
+            applied.state().version(),
+            parsed.entries().size());
+        yield putResponse(applied.state(), applied.entryChecksums());
+      }
+      case PutOutcome.Unchanged unchanged ->
+          putResponse(unchanged.state(), unchanged.entryChecksums());
+      case PutOutcome.PreconditionFailed failed ->
+          throw preconditionFailed(failed.currentChecksum());
+      case PutOutcome.TooManyEntries cap ->
+          throw new ApiException(
+              413,
+              new dev.teammemory.protocol.TooManyEntries(cap.maxEntries(), cap.receivedEntries())
+                  .toEnvelope());
+      case PutOutcome.RepositoryTooLarge large ->
+          throw ApiException.of(
+              413,
+              ErrorCodes.REPOSITORY_TOO_LARGE,
+              "after this PUT the repository would hold "
+                  + large.bytes()
+                  + " content bytes, over this server's limit of "
+                  + large.maxBytes(),
+              Map.of("max_bytes", large.maxBytes(), "bytes", large.bytes()));
+      case PutOutcome.SecretDetected detected -> throw secretDetected(target, detected.findings());
+    };
+  }
+
+  @DELETE
+  public Response delete(
+      @RestQuery String repo, @RestQuery String key, @RestHeader("If-Match") String ifMatch) {
+    AuthorizedRepository target = authorization.write(repo);
+    metrics.request("delete");
+    String validKey = keyParameter(key);
+    return switch (store.delete(target, validKey, Optional.ofNullable(ifMatch))) {
+      case DeleteOutcome.Deleted deleted -> {
+        LOG.infof(
+            "DELETE %s key %s by %s: version %d",
+            target.slug(), validKey, target.caller().user(), deleted.state().version());
+        yield stateResponse(deleted.state());
+      }
+      case DeleteOutcome.AlreadyDeleted already -> stateResponse(already.state());
+      case DeleteOutcome.PreconditionFailed failed ->
+          throw preconditionFailed(failed.currentChecksum());
+      case DeleteOutcome.NoSuchRepository none ->
+          throw RepositoryAuthorization.notFound(target.slug());
+      case DeleteOutcome.NoSuchKey none -> throw noSuchKey(validKey);
+    };
+  }
+
+  @GET
+  @Path("history")
+  public Response history(@RestQuery String repo, @RestQuery String key) {
+    AuthorizedRepository target = authorization.read(repo);
+    metrics.request("history");
+    String validKey = keyParameter(key);
+    return store
+        .history(target.slug(), validKey)
+        .map(history -> Response.ok(history).build())
+        .orElseThrow(() -> RepositoryAuthorization.notFound(target.slug()));
+  }
+
+  @DELETE
+  @Path("history")
+  public Response purge(@RestQuery String repo, @RestQuery String key, @RestQuery String version) {
+    AuthorizedRepository target = authorization.write(repo);
+    metrics.request("purge");
+    String validKey = keyParameter(key);
+    long validVersion = versionParameter(version);
+    return switch (store.purge(target, validKey, validVersion)) {
+      case PurgeOutcome.Purged purged -> {
+        LOG.infof(
+            "PURGE %s key %s version %d by %s: %s",
+            target.slug(),
+            validKey,
+            validVersion,
+            target.caller().user(),
+            purged.currentChanged()
+                ? "it was the current content; repository now at version "
+                    + purged.state().version()
+                : "an older version; current content unchanged");
+        yield stateResponse(purged.state());
+      }
+      case PurgeOutcome.NoSuchRepository none ->
+          throw RepositoryAuthorization.notFound(target.slug());
+      case PurgeOutcome.NoSuchVersion none ->
+          throw ApiException.of(
+              404,
+              ErrorCodes.NOT_FOUND,
+              "the key has no kept version " + validVersion,
+              Map.of("key", validKey, "version", validVersion));
+    };
+  }
+
+  private static boolean hashesView(String view) {
+    if (view == null) {
+      return false;
+    }
+    if (view.equals("hashes")) {
+      return true;
+    }
+    throw ApiException.of(
+        400,
+        ErrorCodes.INVALID_VIEW,
+        "unknown view; the only view is 'hashes' (or none, for the whole repository)",
+        Map.of("view", view));
+  }
+
+  private static void requireJson(String contentType) {
+    MediaType type = null;
+    try {
+      type = contentType == null ? null : MediaType.valueOf(contentType);
+    } catch (IllegalArgumentException e) {
+      // unparseable: refused below like any other type
+    }
+    if (type == null
+        || !type.getType().equalsIgnoreCase("application")
+        || !type.getSubtype().equalsIgnoreCase("json")) {
+      throw ApiException.of(
+          415,
+          ErrorCodes.UNSUPPORTED_MEDIA_TYPE,
+          "a PUT body must be sent as Content-Type: application/json",
+          contentType == null ? Map.of() : Map.of("content_type", contentType));
+    }
+  }
+
+  private static byte[] readAll(InputStream body) {
+    try (body) {
+      return body.readAllBytes();
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not read the request body", e);
+    }
+  }
+
+  private static String keyParameter(String key) {
+    if (key == null) {
+      throw ApiException.of(
+          400, ErrorCodes.INVALID_PARAMETER, "the key query parameter is required");
+    }
+    Keys.violation(key)
+        .ifPresent(
+            reason -> {
+              throw ApiException.of(
+                  400, ErrorCodes.INVALID_KEY, "invalid key: " + reason, Map.of("key", key));
+            });
+    return key;
+  }
+
+  private static long versionParameter(String version) {
+    try {
+      long parsed = Long.parseLong(version == null ? "" : version);
+      if (parsed > 0) {
+        return parsed;
+      }
+    } catch (NumberFormatException e) {
+      // refused below
+    }
+    throw ApiException.of(
+        400,
+        ErrorCodes.INVALID_PARAMETER,
+        "the version query parameter must be a positive integer",
+        version == null ? Map.of() : Map.of("version", version));
+  }
+
+  private ApiException preconditionFailed(String currentChecksum) {
+    metrics.conflict();
+    return ApiException.of(
+        412,
+        ErrorCodes.PRECONDITION_FAILED,
+        "If-Match does not name the repository's current checksum; probe ?view=hashes and retry",
+        Map.of("checksum", currentChecksum));
+  }
+
+  private static ApiException noSuchKey(String key) {
+    return ApiException.of(
+        404, ErrorCodes.NOT_FOUND, "the repository has no such key", Map.of("key", key));
+  }
+
+  private static ApiException secretDetected(
+      AuthorizedRepository target, List<SecretFinding> findings) {
+    for (SecretFinding finding : findings) {
+      LOG.infof(
+          "Refused PUT %s by %s: rule %s found a secret in key %s line %d (fingerprint %s)",
+          target.slug(),
+          target.caller().user(),
+          finding.ruleId(),
+          finding.key(),
+          finding.line(),
+          finding.fingerprint());
+    }
+    List<Map<String, Object>> reported =
+        findings.stream()
+            .map(
+                finding -> {
+                  Map<String, Object> one = new LinkedHashMap<>();
+                  one.put("key", finding.key());
+                  one.put("ruleId", finding.ruleId());
+                  one.put("line", finding.line());
+                  return one;
+                })
+            .toList();
+    SecretFinding first = findings.get(0);
+    return new ApiException(
+        422,
+        ErrorEnvelope.of(
+            ErrorCodes.SECRET_DETECTED,
+            "refused: "
+                + findings.size()
+                + " secret(s) found, the first by rule "
+                + first.ruleId()
+                + " in key "
+                + first.key()
+                + " at line "
+                + first.line()
+                + "; remove them and push again",
+            Map.of("findings", reported)));
+  }
+
+  private static Response putResponse(RepositoryState state, Map<String, String> checksums) {
+    return withETag(
+        new PutResponse(state.version(), state.checksum(), state.lastModifiedText(), checksums),
+        state.checksum());
+  }
+
+  private static Response stateResponse(RepositoryState state) {
+    return withETag(
+        new DeleteResponse(state.version(), state.checksum(), state.lastModifiedText()),
+        state.checksum());
+  }
+
+  private static Response withETag(Object body, String checksum) {
+    return Response.ok(body).header("ETag", ETags.quote(checksum)).build();
+  }
+}

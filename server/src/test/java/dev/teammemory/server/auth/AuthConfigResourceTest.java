@@ -1,0 +1,36 @@
+package dev.teammemory.server.auth;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.equalTo;
+
+import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.api.Test;
+
+@QuarkusTest
+class AuthConfigResourceTest {
+
+  @Test
+  void authConfigNeedsNoTokenAndPointsAtTheConfiguredGitHub() {
+    given()
+        .when()
+        .get("/api/auth/config")
+        .then()
+        .statusCode(200)
+        .body("github.clientId", equalTo("Iv1.test0client"))
+        .body("github.deviceCodeUrl", equalTo("https://github.example.com/login/device/code"))
+        .body("github.tokenUrl", equalTo("https://github.example.com/login/oauth/access_token"))
+        .body("github.apiUrl", equalTo("https://github.example.com/api/v3"))
+        .body("github.scopes", contains("repo"));
+  }
+
+  @Test
+  void otherApiPathsStillNeedAToken() {
+    given()
+        .when()
+        .get("/api/claude_code/team_memory?repo=acme%2Fwidgets")
+        .then()
+        .statusCode(401)
+        .body("error.details.error_code", equalTo("unauthorized"));
+  }
+}

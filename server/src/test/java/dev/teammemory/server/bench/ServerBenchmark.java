@@ -1,0 +1,568 @@
+package dev.teammemory.server.bench;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.teammemory.protocol.Checksums;
+import dev.teammemory.protocol.ProtocolJson;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Measures the packaged server against PostgreSQL alone on the same machine, in the same run: a
+ * repository of 1,000 entries of about 1 KB, 16 concurrent clients on loopback, for the hashes
+ * probe, the full GET and small PUTs (5 entries, {@code If-Match} chained). Beside each figure it
+ * prints the same work done directly in PostgreSQL through JDBC (the statements the server runs,
+ * with the checksum computed in Java) and the ratio. Not a test: it asserts nothing.
+ *
+ * <p>Run: {@code ./mvnw -q -pl server package -DskipTests && ./mvnw -q -pl server exec:java
+ * -Dexec.classpathScope=test -Dexec.mainClass=dev.teammemory.server.bench.ServerBenchmark}
+ * (optional: {@code -Dbench.seconds=15} measured per operation and side, {@code
+ * -Dbench.warmup.seconds=20} per operation, {@code -Dbench.operations=hashes,get,put}, {@code
+ * -Dbench.server.jvm="-XX:StartFlightRecording=…"} to profile the server).
+ */
+public final class ServerBenchmark {
+
+  private static final int CONCURRENCY = 16;
+  private static final int ENTRIES = 1_000;
+  private static final int ENTRY_BYTES = 1_000;
+  private static final int PUT_ENTRIES = 5;
+  private static final String TOKEN = "benchmark-token";
+  private static final String PATH = "/api/claude_code/team_memory";
+  private static final int ROUNDS = 3;
+
+  /** The statements the server's RepositoryReader runs for the hashes view and the full GET. */
+  private static final String HASHES =
+      "SELECT 0 AS part, slug, version, checksum, last_modified,"
+          + " NULL::text COLLATE \"C\" AS entry_key, NULL AS entry_checksum, FALSE AS deleted"
+          + " FROM repository WHERE slug_key = ?"
+          + " UNION ALL"
+          + " SELECT 1, NULL, NULL, NULL, NULL, e.entry_key COLLATE \"C\", e.checksum, e.deleted"
+          + " FROM memory_entry e JOIN repository r ON r.id = e.repository_id"
+          + " WHERE r.slug_key = ?"
+          + " ORDER BY part, entry_key";
+
+  private static final String CONTENTS =
+      "SELECT 0 AS part, slug, version, checksum, last_modified,"
+          + " NULL::text COLLATE \"C\" AS entry_key, NULL AS entry_checksum, FALSE AS deleted,"
+          + " NULL AS content, 0 AS size_bytes"
+          + " FROM repository WHERE slug_key = ?"
+          + " UNION ALL"
+          + " SELECT 1, NULL, NULL, NULL, NULL, e.entry_key COLLATE \"C\", e.checksum, e.deleted,"
+          + " e.content, e.size_bytes"
+          + " FROM memory_entry e JOIN repository r ON r.id = e.repository_id"
+          + " WHERE r.slug_key = ?"
+          + " ORDER BY part, entry_key";
+
+  /** Measured time per operation and side, split into ROUNDS alternating slices. */
+  private final Duration measure = Duration.ofSeconds(Long.getLong("bench.seconds", 15));
+
+  private final Duration warmUp = Duration.ofSeconds(Long.getLong("bench.warmup.seconds", 20));
+  private final HttpClient http =
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .executor(
+              Executors.newFixedThreadPool(
+                  4, runnable -> Thread.ofPlatform().daemon().unstarted(runnable)))
+          .build();
+  private String jdbcUrl;
+  private URI base;
+
+  private ServerBenchmark() {}
+
+  public static void main(String... args) throws Exception {
+    new ServerBenchmark().run();
+  }
+
+  private void run() throws Exception {
+    Path work = Files.createTempDirectory("tmem-bench");
+    try (EmbeddedPostgres postgres =
+        EmbeddedPostgres.builder().setPGStartupWait(Duration.ofSeconds(60)).start()) {
+      jdbcUrl = postgres.getJdbcUrl("postgres", "postgres");
+      Process server = startServer(work);
+      try {
+        awaitReady(server);
+        System.out.printf(
+            "Loading %d repositories of %d entries of %d bytes…%n",
+            CONCURRENCY, ENTRIES, ENTRY_BYTES);
+        for (int repository = 0; repository < CONCURRENCY; repository++) {
+          load(repository);
+        }
+        // A fresh JVM interprets and compiles for its first tens of seconds; PostgreSQL does not.
+        List<String> operations =
+            List.of(System.getProperty("bench.operations", "hashes,get,put").split(","));
+        System.out.printf("Warming up the server for %d s…%n", warmUp.toSeconds() * 3);
+        throughput(this::serverHashes, warmUp, Duration.ZERO);
+        throughput(this::serverGet, warmUp, Duration.ZERO);
+        throughput(this::serverPut, warmUp, Duration.ZERO);
+        List<String[]> rows = new ArrayList<>();
+        if (operations.contains("hashes")) {
+          rows.add(compare("hashes probe", this::serverHashes, this::postgresHashes));
+        }
+        if (operations.contains("get")) {
+          rows.add(compare("full GET", this::serverGet, this::postgresGet));
+        }
+        if (operations.contains("put")) {
+          rows.add(compare("small PUT (5 entries, If-Match)", this::serverPut, this::postgresPut));
+        }
+        print(rows);
+      } finally {
+        server.destroy();
+        server.waitFor();
+        http.close();
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------------------ the server
+
+  private Process startServer(Path work) throws IOException {
+    Path tokens = work.resolve("tokens.txt");
+    Files.writeString(tokens, TOKEN + " benchmark * write\n");
+    int port;
+    try (ServerSocket socket = new ServerSocket(0)) {
+      port = socket.getLocalPort();
+    }
+    base = URI.create("http://127.0.0.1:" + port);
+    String java = ProcessHandle.current().info().command().orElse("java");
+    List<String> command = new ArrayList<>(List.of(java));
+    String options = System.getProperty("bench.server.jvm", "");
+    if (!options.isBlank()) {
+      command.addAll(List.of(options.trim().split("\\s+")));
+    }
+    command.addAll(List.of("-jar", serverJar().toString()));
+    ProcessBuilder builder =
+        new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(work.resolve("server.log").toFile());
+    Map<String, String> environment = builder.environment();
+    environment.put("QUARKUS_DATASOURCE_JDBC_URL", jdbcUrl);
+    environment.put("QUARKUS_HTTP_PORT", Integer.toString(port));
+    environment.put("QUARKUS_DATASOURCE_JDBC_MAX_SIZE", "20");
+    environment.put("TMEM_AUTH_STATIC_TOKENS_FILE", tokens.toString());
+    System.out.printf("Server log: %s%n", work.resolve("server.log"));
+    return builder.start();
+  }
+
+  private static Path serverJar() {
+    for (String candidate :
+        new String[] {
+          System.getProperty("tmem.server.jar", ""),
+          "server/target/quarkus-app/quarkus-run.jar",
+          "target/quarkus-app/quarkus-run.jar"
+        }) {
+      if (!candidate.isEmpty() && Files.isRegularFile(Path.of(candidate))) {
+        return Path.of(candidate).toAbsolutePath();
+      }
+    }
+    throw new IllegalStateException(
+        "no packaged server: run ./mvnw -pl server package -DskipTests first");
+  }
+
+  private void awaitReady(Process server) throws InterruptedException {
+    Instant deadline = Instant.now().plus(Duration.ofMinutes(3));
+    while (Instant.now().isBefore(deadline)) {
+      if (!server.isAlive()) {
+        throw new IllegalStateException("the server exited with " + server.exitValue());
+      }
+      try {
+        HttpResponse<Void> response =
+            http.send(
+                HttpRequest.newBuilder(base.resolve("/q/health/ready")).build(),
+                HttpResponse.BodyHandlers.discarding());
+        if (response.statusCode() == 200) {
+          return;
+        }
+      } catch (IOException e) {
+        // not listening yet
+      }
+      Thread.sleep(200);
+    }
+    throw new IllegalStateException("the server did not become ready in time");
+  }
+
+  private static String repo(int repository) {
+    return "benchmark/repository-" + repository;
+  }
+
+  private HttpRequest.Builder request(int repository, String query) {
+    return HttpRequest.newBuilder(
+            base.resolve(PATH + "?repo=" + URLEncoder.encode(repo(repository), UTF_8) + query))
+        .header("Authorization", "Bearer " + TOKEN);
+  }
+
+  private void load(int repository) throws IOException, InterruptedException {
+    Map<String, String> batch = new LinkedHashMap<>();
+    for (int entry = 0; entry < ENTRIES; entry++) {
+      batch.put("topics/entry-" + entry + ".md", content(repository, entry, 0));
+      if (batch.size() == 150 || entry == ENTRIES - 1) {
+        HttpResponse<String> response = put(repository, batch, null);
+        if (response.statusCode() != 200) {
+          throw new IllegalStateException("loading failed: " + response.body());
+        }
+        batch.clear();
+      }
+    }
+  }
+
+  private static String content(int repository, int entry, long round) {
+    String head = "# Entry " + entry + " of repository " + repository + ", round " + round + "\n";
+    return head + "x".repeat(ENTRY_BYTES - head.length() - 1) + "\n";
+  }
+
+  private HttpResponse<String> put(int repository, Map<String, String> entries, String ifMatch)
+      throws IOException, InterruptedException {
+    HttpRequest.Builder builder =
+        request(repository, "")
+            .header("Content-Type", "application/json")
+            .PUT(
+                HttpRequest.BodyPublishers.ofByteArray(
+                    ProtocolJson.mapper().writeValueAsBytes(Map.of("entries", entries))));
+    if (ifMatch != null) {
+      builder.header("If-Match", '"' + ifMatch + '"');
+    }
+    return http.send(builder.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private RawHttpConnection connection() throws IOException {
+    return new RawHttpConnection(base.getHost(), base.getPort());
+  }
+
+  private String target(int repository, String query) {
+    return PATH + "?repo=" + URLEncoder.encode(repo(repository), UTF_8) + query;
+  }
+
+  private Worker serverHashes(int worker) throws IOException {
+    RawHttpConnection connection = connection();
+    String target = target(0, "&view=hashes");
+    Map<String, String> headers = Map.of("Authorization", "Bearer " + TOKEN);
+    return new Worker(
+        () -> expectOk(connection.send("GET", target, headers, null, false).status()), connection);
+  }
+
+  private Worker serverGet(int worker) throws IOException {
+    RawHttpConnection connection = connection();
+    String target = target(0, "");
+    Map<String, String> headers = Map.of("Authorization", "Bearer " + TOKEN);
+    return new Worker(
+        () -> expectOk(connection.send("GET", target, headers, null, false).status()), connection);
+  }
+
+  private Worker serverPut(int worker) throws IOException, InterruptedException {
+    RawHttpConnection connection = connection();
+    String target = target(worker, "");
+    String[] checksum = {currentChecksum(worker)};
+    long[] round = {1};
+    Step step =
+        () -> {
+          Map<String, String> entries = new LinkedHashMap<>();
+          for (int entry = 0; entry < PUT_ENTRIES; entry++) {
+            entries.put(
+                "topics/entry-" + (entry * 97 + round[0]) % ENTRIES + ".md",
+                content(worker, entry, round[0]));
+          }
+          round[0]++;
+          RawHttpConnection.Reply reply =
+              connection.send(
+                  "PUT",
+                  target,
+                  Map.of(
+                      "Authorization", "Bearer " + TOKEN,
+                      "Content-Type", "application/json",
+                      "If-Match", '"' + checksum[0] + '"'),
+                  ProtocolJson.mapper().writeValueAsBytes(Map.of("entries", entries)),
+                  true);
+          expectOk(reply.status());
+          checksum[0] = ProtocolJson.mapper().readTree(reply.body()).get("checksum").asText();
+        };
+    return new Worker(step, connection);
+  }
+
+  private String currentChecksum(int repository) throws IOException, InterruptedException {
+    HttpResponse<String> response =
+        http.send(
+            request(repository, "&view=hashes").build(), HttpResponse.BodyHandlers.ofString());
+    JsonNode body = ProtocolJson.mapper().readTree(response.body());
+    return body.get("checksum").asText();
+  }
+
+  private static void expectOk(int status) {
+    if (status != 200) {
+      throw new IllegalStateException("unexpected status " + status);
+    }
+  }
+
+  // ---------------------------------------------------------------------- PostgreSQL alone
+
+  private Worker postgresHashes(int worker) throws SQLException {
+    Connection connection = connect(true);
+    return new Worker(() -> readDirectly(connection, repo(0), false), connection);
+  }
+
+  private Worker postgresGet(int worker) throws SQLException {
+    Connection connection = connect(true);
+    return new Worker(() -> readDirectly(connection, repo(0), true), connection);
+  }
+
+  /** What the server's read runs (RepositoryReader): one statement, the row and its entries. */
+  private static void readDirectly(Connection connection, String repo, boolean contents)
+      throws SQLException {
+    try (PreparedStatement statement = connection.prepareStatement(contents ? CONTENTS : HASHES)) {
+      statement.setString(1, repo.toLowerCase(Locale.ROOT));
+      statement.setString(2, repo.toLowerCase(Locale.ROOT));
+      Map<String, String> read = new LinkedHashMap<>();
+      try (ResultSet rows = statement.executeQuery()) {
+        rows.next();
+        rows.getLong(3);
+        rows.getString(4);
+        while (rows.next()) {
+          read.put(rows.getString(6), contents ? rows.getString(9) : rows.getString(7));
+          rows.getBoolean(8);
+        }
+      }
+    }
+  }
+
+  private Worker postgresPut(int worker) throws SQLException {
+    Connection connection = connect(false);
+    long[] round = {1_000_000};
+    Step step =
+        () -> {
+          Map<String, String> entries = new LinkedHashMap<>();
+          for (int entry = 0; entry < PUT_ENTRIES; entry++) {
+            entries.put(
+                "topics/entry-" + (entry * 97 + round[0]) % ENTRIES + ".md",
+                content(worker, entry, round[0]));
+          }
+          round[0]++;
+          writeDirectly(connection, repo(worker), entries);
+        };
+    return new Worker(step, connection);
+  }
+
+  /** What the server's PUT does: lock, read the checksums, upsert, keep history, advance. */
+  private static void writeDirectly(Connection connection, String repo, Map<String, String> entries)
+      throws SQLException {
+    long id;
+    long version;
+    try (PreparedStatement statement =
+        connection.prepareStatement("SELECT * FROM repository WHERE slug_key = ? FOR UPDATE")) {
+      statement.setString(1, repo.toLowerCase(Locale.ROOT));
+      try (ResultSet row = statement.executeQuery()) {
+        row.next();
+        id = row.getLong("id");
+        version = row.getLong("version");
+      }
+    }
+    Map<String, String> checksums = new HashMap<>();
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "SELECT entry_key, checksum, size_bytes, deleted FROM memory_entry"
+                + " WHERE repository_id = ? ORDER BY entry_key COLLATE \"C\"")) {
+      statement.setLong(1, id);
+      try (ResultSet rows = statement.executeQuery()) {
+        while (rows.next()) {
+          checksums.put(rows.getString(1), rows.getString(2));
+        }
+      }
+    }
+    long next = version + 1;
+    Timestamp now = Timestamp.from(Instant.now());
+    try (PreparedStatement upsert =
+            connection.prepareStatement(
+                "INSERT INTO memory_entry (repository_id, entry_key, content, checksum,"
+                    + " size_bytes, version, deleted, updated_at, updated_by)"
+                    + " VALUES (?, ?, ?, ?, ?, ?, FALSE, ?, 'benchmark')"
+                    + " ON CONFLICT (repository_id, entry_key) DO UPDATE SET"
+                    + " content = excluded.content, checksum = excluded.checksum,"
+                    + " size_bytes = excluded.size_bytes, version = excluded.version,"
+                    + " deleted = FALSE, updated_at = excluded.updated_at,"
+                    + " updated_by = excluded.updated_by");
+        PreparedStatement history =
+            connection.prepareStatement(
+                "INSERT INTO memory_entry_version (repository_id, entry_key, version, content,"
+                    + " checksum, deleted, author, created_at)"
+                    + " VALUES (?, ?, ?, ?, ?, FALSE, 'benchmark', ?)")) {
+      for (Map.Entry<String, String> entry : entries.entrySet()) {
+        String checksum = Checksums.ofContent(entry.getValue());
+        checksums.put(entry.getKey(), checksum);
+        upsert.setLong(1, id);
+        upsert.setString(2, entry.getKey());
+        upsert.setString(3, entry.getValue());
+        upsert.setString(4, checksum);
+        upsert.setInt(5, entry.getValue().getBytes(UTF_8).length);
+        upsert.setLong(6, next);
+        upsert.setTimestamp(7, now);
+        upsert.addBatch();
+        history.setLong(1, id);
+        history.setString(2, entry.getKey());
+        history.setLong(3, next);
+        history.setString(4, entry.getValue());
+        history.setString(5, checksum);
+        history.setTimestamp(6, now);
+        history.addBatch();
+      }
+      upsert.executeBatch();
+      history.executeBatch();
+    }
+    try (PreparedStatement statement =
+        connection.prepareStatement(
+            "UPDATE repository SET version = ?, checksum = ?, last_modified = ? WHERE id = ?")) {
+      statement.setLong(1, next);
+      statement.setString(2, Checksums.ofRepository(checksums));
+      statement.setTimestamp(3, now);
+      statement.setLong(4, id);
+      statement.executeUpdate();
+    }
+    try (PreparedStatement statement = connection.prepareStatement("SELECT pg_notify(?, ?)")) {
+      statement.setString(1, "team_memory_changed");
+      statement.setString(2, repo.toLowerCase(Locale.ROOT));
+      statement.executeQuery().close();
+    }
+    connection.commit();
+  }
+
+  private Connection connect(boolean autoCommit) throws SQLException {
+    Connection connection = java.sql.DriverManager.getConnection(jdbcUrl);
+    connection.setAutoCommit(autoCommit);
+    return connection;
+  }
+
+  // ------------------------------------------------------------------------------ measuring
+
+  /** One request of one client; called in a loop on its own thread. */
+  private interface Step {
+    void once() throws Exception;
+  }
+
+  /** One client: a request it repeats, and the connection it holds. */
+  private record Worker(Step step, AutoCloseable connection) {
+    void once() throws Exception {
+      step.once();
+    }
+
+    void close() throws Exception {
+      connection.close();
+    }
+  }
+
+  @FunctionalInterface
+  private interface WorkerFactory {
+    Worker create(int worker) throws Exception;
+  }
+
+  /**
+   * Alternates slices of the server and of PostgreSQL alone, so that both meet the same machine:
+   * other work on it (a build, say) slows both alike instead of skewing the ratio.
+   */
+  private String[] compare(String name, WorkerFactory server, WorkerFactory postgres)
+      throws Exception {
+    long[] viaServer = new long[2];
+    long[] direct = new long[2];
+    Duration slice = measure.dividedBy(ROUNDS);
+    for (int round = 0; round < ROUNDS; round++) {
+      Duration warm = Duration.ofSeconds(1);
+      add(viaServer, throughput(server, warm, slice));
+      add(direct, throughput(postgres, warm, slice));
+    }
+    double serverRate = viaServer[0] / (viaServer[1] / 1e9);
+    double directRate = direct[0] / (direct[1] / 1e9);
+    System.out.printf(
+        Locale.ROOT,
+        "%-34s server %8.0f req/s   PostgreSQL alone %8.0f req/s   ratio %.2f%n",
+        name,
+        serverRate,
+        directRate,
+        serverRate / directRate);
+    return new String[] {
+      name,
+      String.format(Locale.ROOT, "%.0f", serverRate),
+      String.format(Locale.ROOT, "%.0f", directRate),
+      String.format(Locale.ROOT, "%.2f", serverRate / directRate)
+    };
+  }
+
+  private static void add(long[] total, long[] slice) {
+    total[0] += slice[0];
+    total[1] += slice[1];
+  }
+
+  /** Requests completed by CONCURRENCY clients in {@code slice} after {@code warm}; and nanos. */
+  private long[] throughput(WorkerFactory factory, Duration warm, Duration slice) throws Exception {
+    List<Worker> workers = new ArrayList<>();
+    for (int worker = 0; worker < CONCURRENCY; worker++) {
+      workers.add(factory.create(worker));
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(CONCURRENCY);
+    try {
+      AtomicBoolean counting = new AtomicBoolean(false);
+      AtomicBoolean running = new AtomicBoolean(true);
+      List<Future<Long>> counts = new ArrayList<>();
+      for (Worker worker : workers) {
+        counts.add(
+            pool.submit(
+                () -> {
+                  long done = 0;
+                  while (running.get()) {
+                    worker.once();
+                    if (counting.get()) {
+                      done++;
+                    }
+                  }
+                  worker.close();
+                  return done;
+                }));
+      }
+      Thread.sleep(warm.toMillis());
+      counting.set(true);
+      long start = System.nanoTime();
+      Thread.sleep(slice.toMillis());
+      counting.set(false);
+      long elapsed = System.nanoTime() - start;
+      running.set(false);
+      long total = 0;
+      for (Future<Long> count : counts) {
+        total += count.get();
+      }
+      return new long[] {total, elapsed};
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private static void print(List<String[]> rows) {
+    System.out.println();
+    System.out.println(
+        "| operation (16 clients, 1,000 entries of ~1 KB) | server req/s | PostgreSQL alone"
+            + " req/s | server / PostgreSQL |");
+    System.out.println("|---|---:|---:|---:|");
+    for (String[] row : rows) {
+      System.out.printf("| %s | %s | %s | %s |%n", row[0], row[1], row[2], row[3]);
+    }
+  }
+}
