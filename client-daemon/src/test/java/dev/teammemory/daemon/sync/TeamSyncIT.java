@@ -346,6 +346,6 @@ class TeamSyncIT {
     Map<String, Map<String, String>> body =
         new ObjectMapper().readValue(newPuts.get(0).body(), Map.class);
     assertThat(body.get("entries")).containsOnlyKeys("n7.md");
-    assertThat(again.state().pendingKeys()).isEmpty();
+    await("nothing left pending", DEADLINE, () -> again.state().pendingKeys().isEmpty());
   }
 }
