@@ -123,6 +123,7 @@ start_replica() { # name port
     QUARKUS_DATASOURCE_JDBC_URL="jdbc:postgresql://$pg_host:$pg_port/$database" \
     QUARKUS_DATASOURCE_USERNAME=postgres QUARKUS_DATASOURCE_PASSWORD= \
     TMEM_AUTH_STATIC_TOKENS_FILE="$work/tokens.txt" \
+    TMEM_AUTH_GITHUB_CLIENT_ID=Iv1.scaleout0proof \
     "$java" -Xmx512m -jar "$server_jar" > "$work/$1.log" 2>&1 &
   pids+=($!)
 }
