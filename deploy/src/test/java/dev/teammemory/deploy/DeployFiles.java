@@ -34,13 +34,6 @@ final class DeployFiles {
           "QUARKUS_LOG_LEVEL",
           "QUARKUS_LOG_CONSOLE_JSON");
 
-  /**
-   * Settings of the server's GitHub OAuth support, which another change adds; docs/admin.md
-   * documents them already. Remove a name from here once the server's sources name it.
-   */
-  static final Set<String> ANNOUNCED_SERVER_SETTINGS =
-      Set.of("TMEM_AUTH_GITHUB_CLIENT_ID", "TMEM_AUTH_GITHUB_API_URL");
-
   private static final Pattern SERVER_SETTING = Pattern.compile("\\bTMEM_[A-Z0-9_]*[A-Z0-9]\\b");
 
   private DeployFiles() {}
@@ -130,11 +123,7 @@ final class DeployFiles {
   static Set<String> unknownToTheServer(Set<String> names) {
     Set<String> known = serverSettings();
     Set<String> unknown = new TreeSet<>(names);
-    unknown.removeIf(
-        name ->
-            QUARKUS_SETTINGS.contains(name)
-                || known.contains(name)
-                || ANNOUNCED_SERVER_SETTINGS.contains(name));
+    unknown.removeIf(name -> QUARKUS_SETTINGS.contains(name) || known.contains(name));
     return unknown;
   }
 }

@@ -9,6 +9,7 @@ import dev.teammemory.protocol.RepositorySnapshot;
 import dev.teammemory.protocol.client.Response;
 import dev.teammemory.protocol.client.TeamMemoryClient;
 import dev.teammemory.protocol.suite.SuiteConfig;
+import dev.teammemory.server.github.FakeGitHub;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -95,8 +96,33 @@ class ProtocolSuiteIT {
     Tokens tokens = Tokens.random();
     ServerProcess server = start(tokens, "suite");
 
-    TestExecutionSummary summary = runSuite(suiteProperties(server.url(), tokens));
+    assertPasses(runSuite(suiteProperties(server.url(), tokens)), server);
+  }
 
+  /**
+   * The same suite with GitHub users instead of static tokens: the server verifies every token and
+   * reads every permission from (a fake of) GitHub's API.
+   */
+  @Test
+  void thePackagedServerPassesTheProtocolSuiteWithGitHubTokens() throws IOException {
+    Tokens tokens = Tokens.random();
+    FakeGitHub gitHub = new FakeGitHub();
+    cleanup.add(gitHub);
+    gitHub.addUser(tokens.writer(), "suite-writer", 101);
+    gitHub.addUser(tokens.reader(), "suite-reader", 102);
+    gitHub.addUser(tokens.outsider(), "suite-outsider", 103);
+    gitHub.grant("suite-writer", OWNER + "/*", "write");
+    gitHub.grant("suite-reader", OWNER + "/*", "read");
+    gitHub.grant("suite-outsider", "someone-else/*", "write");
+    Map<String, String> gitHubOnly = new LinkedHashMap<>();
+    gitHubOnly.put("TMEM_AUTH_GITHUB_CLIENT_ID", "Iv1.suite0client0id");
+    gitHubOnly.put("TMEM_AUTH_GITHUB_API_URL", gitHub.apiUrl());
+    ServerProcess server = start(gitHubOnly, "suite-github");
+
+    assertPasses(runSuite(suiteProperties(server.url(), tokens)), server);
+  }
+
+  private static void assertPasses(TestExecutionSummary summary, ServerProcess server) {
     List<String> failures = new ArrayList<>();
     for (TestExecutionSummary.Failure failure : summary.getFailures()) {
       failures.add(nameOf(failure.getTestIdentifier()) + ": " + failure.getException());
@@ -164,15 +190,27 @@ class ProtocolSuiteIT {
    * database) every time within one test, so a restart finds what the last run wrote.
    */
   private ServerProcess start(Tokens tokens, String name) throws IOException {
-    Path jar = Path.of(requiredProperty("tmem.server.jar"));
-    assertThat(jar).as("the packaged server (run mvn -pl server verify)").isRegularFile();
     Path tokensFile = work.resolve("tokens.txt");
     Files.writeString(tokensFile, tokens.file(), UTF_8);
+    // GitHub login is offered too (the suite checks auth discovery), by a GitHub that knows none
+    // of the tokens: every token outside the file is refused, as on a real deployment.
+    FakeGitHub gitHub = new FakeGitHub();
+    cleanup.add(gitHub);
+    return start(
+        Map.of(
+            "TMEM_AUTH_STATIC_TOKENS_FILE", tokensFile.toString(),
+            "TMEM_AUTH_GITHUB_CLIENT_ID", "Iv1.suite0client0id",
+            "TMEM_AUTH_GITHUB_API_URL", gitHub.apiUrl()),
+        name);
+  }
 
-    Map<String, String> environment = new LinkedHashMap<>();
+  /** Starts the jar with the given authentication settings. */
+  private ServerProcess start(Map<String, String> authentication, String name) throws IOException {
+    Path jar = Path.of(requiredProperty("tmem.server.jar"));
+    assertThat(jar).as("the packaged server (run mvn -pl server verify)").isRegularFile();
+
+    Map<String, String> environment = new LinkedHashMap<>(authentication);
     environment.put("TMEM_DATA_DIR", work.resolve("data").toString());
-    environment.put("TMEM_AUTH_STATIC_TOKENS_FILE", tokensFile.toString());
-    environment.put("TMEM_AUTH_GITHUB_CLIENT_ID", "Iv1.suite0client0id");
     environment.put("TMEM_LIMITS_MAX_ENTRIES", Integer.toString(MAX_ENTRIES));
     environment.put("TMEM_LIMITS_MAX_REPOSITORY_BYTES", Long.toString(MAX_REPOSITORY_BYTES));
     externalDatabase().ifPresent(url -> environment.put("QUARKUS_DATASOURCE_JDBC_URL", url));

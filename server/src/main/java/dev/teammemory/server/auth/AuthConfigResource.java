@@ -28,27 +28,20 @@ public class AuthConfigResource {
   @GET
   @Produces(MediaType.APPLICATION_JSON)
   public AuthConfig config() {
-    String clientId =
-        gitHub
-            .clientId()
-            .filter(id -> !id.isBlank())
-            .orElseThrow(
-                () ->
-                    ApiException.of(
-                        404,
-                        ErrorCodes.NOT_FOUND,
-                        "this server does not offer GitHub login; ask your admin for a token"));
-    String web = withoutTrailingSlash(gitHub.url());
+    if (!gitHub.enabled()) {
+      throw ApiException.of(
+          404,
+          ErrorCodes.NOT_FOUND,
+          "this server does not offer GitHub login; ask your admin for a token");
+    }
+    String clientId = gitHub.clientId().orElseThrow();
+    String web = gitHub.webBase();
     return new AuthConfig(
         new AuthConfig.GitHub(
             clientId,
             web + "/login/device/code",
             web + "/login/oauth/access_token",
-            withoutTrailingSlash(gitHub.apiUrl()),
+            gitHub.apiBase(),
             gitHub.scopes()));
-  }
-
-  private static String withoutTrailingSlash(String url) {
-    return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
   }
 }

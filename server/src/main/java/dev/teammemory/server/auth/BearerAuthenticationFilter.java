@@ -1,5 +1,6 @@
 package dev.teammemory.server.auth;
 
+import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.ContainerRequestContext;
@@ -10,7 +11,7 @@ import org.jboss.resteasy.reactive.server.ServerRequestFilter;
  * Authenticates every API request before anything else looks at it, so that a request without a
  * valid token learns nothing but {@code 401}. Health, metrics and OpenAPI under {@code /q} are not
  * API resources and stay open, and so does auth discovery, which a daemon asks before it has a
- * token.
+ * token. Asynchronous, because asking GitHub must not hold a thread.
  */
 final class BearerAuthenticationFilter {
 
@@ -24,11 +25,13 @@ final class BearerAuthenticationFilter {
   }
 
   @ServerRequestFilter(priority = Priorities.AUTHENTICATION)
-  void authenticate(ContainerRequestContext request) {
+  Uni<Void> authenticate(ContainerRequestContext request) {
     if (request.getUriInfo().getPath().startsWith(AuthConfigResource.PATH)) {
-      return;
+      return Uni.createFrom().voidItem();
     }
-    currentCaller.set(
-        authentication.authenticate(request.getHeaderString(HttpHeaders.AUTHORIZATION)));
+    return authentication
+        .authenticate(request.getHeaderString(HttpHeaders.AUTHORIZATION))
+        .invoke(currentCaller::set)
+        .replaceWithVoid();
   }
 }

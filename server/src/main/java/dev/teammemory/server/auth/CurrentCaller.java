@@ -1,21 +1,31 @@
 package dev.teammemory.server.auth;
 
 import jakarta.enterprise.context.RequestScoped;
-import java.util.Optional;
 
 /** The caller of the request being served, set by {@link BearerAuthenticationFilter}. */
 @RequestScoped
 public class CurrentCaller {
 
-  private Caller caller;
+  private Authenticated authenticated;
 
-  void set(Caller caller) {
-    this.caller = caller;
+  void set(Authenticated authenticated) {
+    this.authenticated = authenticated;
   }
 
   /** The authenticated caller; every resource method runs after the filter set it. */
   public Caller get() {
-    return Optional.ofNullable(caller)
-        .orElseThrow(() -> new IllegalStateException("no authenticated caller on this request"));
+    return authenticated().caller();
+  }
+
+  /** What the caller may do with the repository. */
+  Permission permission(RepositorySlug repository) {
+    return authenticated().access().permission(repository);
+  }
+
+  private Authenticated authenticated() {
+    if (authenticated == null) {
+      throw new IllegalStateException("no authenticated caller on this request");
+    }
+    return authenticated;
   }
 }

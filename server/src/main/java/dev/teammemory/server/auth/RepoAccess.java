@@ -26,7 +26,7 @@ class RepoAccess extends PanacheEntityBase {
   @Column(name = "expires_at")
   public Instant expiresAt;
 
-  /** The user and the repository's case-insensitive key. */
+  /** The caller's stable id and the repository's case-insensitive key. */
   @Embeddable
   record Id(@Column(name = "user_id") String userId, @Column(name = "slug_key") String slugKey) {}
 }

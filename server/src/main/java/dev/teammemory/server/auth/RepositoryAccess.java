@@ -1,11 +1,13 @@
 package dev.teammemory.server.auth;
 
 /**
- * The port that says what a caller may do with a repository. The static tokens file is one
- * implementation; GitHub's repository permissions (cached in {@code repo_access}) will be another.
+ * What one authenticated caller may do with repositories. Authentication hands one out with the
+ * caller: the static tokens file answers from its grants, GitHub from the repository's permissions
+ * for the caller's own token (which stays inside the GitHub implementation).
  */
+@FunctionalInterface
 public interface RepositoryAccess {
 
   /** The caller's permission on the repository; {@link Permission#NONE} when it has none. */
-  Permission permission(Caller caller, RepositorySlug repository);
+  Permission permission(RepositorySlug repository);
 }

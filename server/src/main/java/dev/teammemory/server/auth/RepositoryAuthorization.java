@@ -18,12 +18,10 @@ public class RepositoryAuthorization {
 
   private static final Logger LOG = Logger.getLogger(RepositoryAuthorization.class);
 
-  private final Authentication authentication;
   private final CurrentCaller currentCaller;
 
   @Inject
-  RepositoryAuthorization(Authentication authentication, CurrentCaller currentCaller) {
-    this.authentication = authentication;
+  RepositoryAuthorization(CurrentCaller currentCaller) {
     this.currentCaller = currentCaller;
   }
 
@@ -31,7 +29,7 @@ public class RepositoryAuthorization {
   public AuthorizedRepository read(String repo) {
     RepositorySlug slug = slug(repo);
     Caller caller = currentCaller.get();
-    Permission permission = authentication.permission(caller, slug);
+    Permission permission = currentCaller.permission(slug);
     requireRead(caller, slug, permission);
     return new AuthorizedRepository(caller, slug);
   }
@@ -40,7 +38,7 @@ public class RepositoryAuthorization {
   public AuthorizedRepository write(String repo) {
     RepositorySlug slug = slug(repo);
     Caller caller = currentCaller.get();
-    Permission permission = authentication.permission(caller, slug);
+    Permission permission = currentCaller.permission(slug);
     requireRead(caller, slug, permission);
     if (!permission.allowsWrite()) {
       LOG.infof("Refused: user %s may only read %s", caller.user(), slug);

@@ -28,7 +28,7 @@ import java.util.Optional;
  * <p>Tokens are kept only as SHA-256 digests, so that a heap dump or an error message cannot show
  * one, and errors name the file and line, never the token.
  */
-final class StaticTokens implements CallerIdentification, RepositoryAccess {
+final class StaticTokens {
 
   private final Map<String, Holder> holdersByDigest;
   private final Map<Caller, List<Grant>> grantsByCaller;
@@ -95,7 +95,8 @@ final class StaticTokens implements CallerIdentification, RepositoryAccess {
               lineNumber,
               "user " + user + " already has another token on line " + userLine);
         }
-        holders.put(digest, new Holder(new Caller(user), new ArrayList<>(List.of(grant))));
+        holders.put(
+            digest, new Holder(Caller.ofStaticToken(user), new ArrayList<>(List.of(grant))));
         firstLines.put(digest, lineNumber);
       } else if (!holder.caller().user().equals(user)) {
         throw malformed(
@@ -109,14 +110,18 @@ final class StaticTokens implements CallerIdentification, RepositoryAccess {
     return new StaticTokens(holders);
   }
 
-  @Override
-  public Optional<Caller> identify(String bearerToken) {
+  /** The caller the token belongs to, with the grants of the file; empty for an unknown token. */
+  Optional<Authenticated> authenticate(String bearerToken) {
+    return identify(bearerToken)
+        .map(caller -> new Authenticated(caller, repository -> permission(caller, repository)));
+  }
+
+  Optional<Caller> identify(String bearerToken) {
     Holder holder = holdersByDigest.get(digest(bearerToken));
     return holder == null ? Optional.empty() : Optional.of(holder.caller());
   }
 
-  @Override
-  public Permission permission(Caller caller, RepositorySlug repository) {
+  Permission permission(Caller caller, RepositorySlug repository) {
     Permission permission = Permission.NONE;
     for (Grant grant : grantsByCaller.getOrDefault(caller, List.of())) {
       if (grant.repositories().matches(repository)) {

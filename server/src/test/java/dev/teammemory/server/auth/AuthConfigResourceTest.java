@@ -4,6 +4,7 @@ import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.equalTo;
 
+import dev.teammemory.server.github.FakeGitHubResource;
 import io.quarkus.test.junit.QuarkusTest;
 import org.junit.jupiter.api.Test;
 
@@ -20,7 +21,7 @@ class AuthConfigResourceTest {
         .body("github.clientId", equalTo("Iv1.test0client"))
         .body("github.deviceCodeUrl", equalTo("https://github.example.com/login/device/code"))
         .body("github.tokenUrl", equalTo("https://github.example.com/login/oauth/access_token"))
-        .body("github.apiUrl", equalTo("https://github.example.com/api/v3"))
+        .body("github.apiUrl", equalTo(FakeGitHubResource.gitHub().apiUrl()))
         .body("github.scopes", contains("repo"));
   }
 

@@ -22,8 +22,8 @@ class StaticTokensTest {
             """,
             "tokens.txt");
 
-    assertThat(tokens.identify("t1")).contains(new Caller("alice"));
-    assertThat(tokens.identify("t2")).contains(new Caller("bob"));
+    assertThat(tokens.identify("t1")).contains(Caller.ofStaticToken("alice"));
+    assertThat(tokens.identify("t2")).contains(Caller.ofStaticToken("bob"));
     assertThat(tokens.identify("t3")).isEmpty();
     assertThat(tokens.identify("T1")).isEmpty();
     assertThat(tokens.tokenCount()).isEqualTo(2);
@@ -40,13 +40,17 @@ class StaticTokensTest {
             """,
             "tokens.txt");
 
-    assertThat(tokens.permission(new Caller("alice"), WIDGETS)).isEqualTo(Permission.WRITE);
-    assertThat(tokens.permission(new Caller("alice"), new RepositorySlug("acme", "gadgets")))
+    assertThat(tokens.permission(Caller.ofStaticToken("alice"), WIDGETS))
+        .isEqualTo(Permission.WRITE);
+    assertThat(
+            tokens.permission(Caller.ofStaticToken("alice"), new RepositorySlug("acme", "gadgets")))
         .isEqualTo(Permission.READ);
-    assertThat(tokens.permission(new Caller("alice"), new RepositorySlug("evil", "widgets")))
+    assertThat(
+            tokens.permission(Caller.ofStaticToken("alice"), new RepositorySlug("evil", "widgets")))
         .isEqualTo(Permission.NONE);
-    assertThat(tokens.permission(new Caller("bob"), WIDGETS)).isEqualTo(Permission.NONE);
-    assertThat(tokens.permission(new Caller("mallory"), WIDGETS)).isEqualTo(Permission.NONE);
+    assertThat(tokens.permission(Caller.ofStaticToken("bob"), WIDGETS)).isEqualTo(Permission.NONE);
+    assertThat(tokens.permission(Caller.ofStaticToken("mallory"), WIDGETS))
+        .isEqualTo(Permission.NONE);
   }
 
   @Test

@@ -21,7 +21,7 @@ class UnconfiguredAuthenticationTest {
   public static final class NoAuthentication implements QuarkusTestProfile {
     @Override
     public Map<String, String> getConfigOverrides() {
-      return Map.of("tmem.auth.static-tokens-file", "");
+      return Map.of("tmem.auth.static-tokens-file", "", "tmem.auth.github.client-id", "");
     }
   }
 

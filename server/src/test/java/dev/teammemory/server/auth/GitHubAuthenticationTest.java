@@ -1,0 +1,286 @@
+package dev.teammemory.server.auth;
+
+import static dev.teammemory.server.TestRepositories.PATH;
+import static dev.teammemory.server.TestRepositories.WRITER;
+import static dev.teammemory.server.TestRepositories.as;
+import static dev.teammemory.server.TestRepositories.entries;
+import static dev.teammemory.server.TestRepositories.fresh;
+import static dev.teammemory.server.github.FakeGitHubResource.gitHub;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.startsWith;
+
+import dev.teammemory.server.github.FakeGitHub.Availability;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The auth matrix for GitHub tokens through the real HTTP paths: the server verifies each token
+ * with quarkus-oidc against a fake GitHub API and reads the repository's permissions from it.
+ */
+@QuarkusTest
+class GitHubAuthenticationTest {
+
+  private static final AtomicLong NEXT_USER_ID = new AtomicLong(7_000_000);
+
+  @Inject RepositoryAccessCache cache;
+  @Inject GitHubConfig config;
+
+  @AfterEach
+  void gitHubIsBack() {
+    gitHub().availability(Availability.UP);
+  }
+
+  /** A GitHub user no other test knows, with their token. */
+  private record GitHubUser(String login, long id, String token) {}
+
+  private static GitHubUser newUser(String login) {
+    long id = NEXT_USER_ID.incrementAndGet();
+    GitHubUser user = new GitHubUser(login + "-" + id, id, "gho_" + login + id + "Zq7");
+    gitHub().addUser(user.token(), user.login(), user.id());
+    return user;
+  }
+
+  @Test
+  void aPusherWritesAndReadsAndHistoryNamesTheirLogin() {
+    GitHubUser user = newUser("pusher");
+    String repo = fresh("gh-push");
+    gitHub().grant(user.login(), repo, "write");
+
+    as(user.token())
+        .queryParam("repo", repo)
+        .body(entries("a.md", "one"))
+        .put(PATH)
+        .then()
+        .statusCode(200);
+    as(user.token())
+        .queryParam("repo", repo)
+        .get(PATH)
+        .then()
+        .statusCode(200)
+        .body("content.entries.'a.md'", equalTo("one"));
+    as(user.token())
+        .queryParam("repo", repo)
+        .queryParam("key", "a.md")
+        .get(PATH + "/history")
+        .then()
+        .statusCode(200)
+        .body("versions[0].author", equalTo(user.login()));
+  }
+
+  @Test
+  void aReaderReadsButAPutIs403AndWritesNothing() {
+    GitHubUser reader = newUser("reader");
+    String repo = fresh("gh-read");
+    gitHub().grant(reader.login(), repo, "read");
+    as(WRITER)
+        .queryParam("repo", repo)
+        .body(entries("a.md", "one"))
+        .put(PATH)
+        .then()
+        .statusCode(200);
+
+    as(reader.token()).queryParam("repo", repo).get(PATH).then().statusCode(200);
+    as(reader.token())
+        .queryParam("repo", repo)
+        .body(entries("a.md", "changed"))
+        .put(PATH)
+        .then()
+        .statusCode(403)
+        .body("error.details.error_code", equalTo("forbidden"))
+        .body("error.message", containsString("writing needs write (push) access"));
+
+    as(WRITER)
+        .queryParam("repo", repo)
+        .get(PATH)
+        .then()
+        .body("content.entries.'a.md'", equalTo("one"));
+  }
+
+  @Test
+  void aRepositoryGitHubHidesIs404ForReadsAndWrites() {
+    GitHubUser outsider = newUser("outsider");
+    String repo = fresh("gh-hidden");
+    as(WRITER)
+        .queryParam("repo", repo)
+        .body(entries("a.md", "one"))
+        .put(PATH)
+        .then()
+        .statusCode(200);
+
+    as(outsider.token())
+        .queryParam("repo", repo)
+        .get(PATH)
+        .then()
+        .statusCode(404)
+        .body("error.details.error_code", equalTo("not_found"));
+    as(outsider.token())
+        .queryParam("repo", repo)
+        .body(entries("a.md", "mine now"))
+        .put(PATH)
+        .then()
+        .statusCode(404);
+    as(WRITER)
+        .queryParam("repo", repo)
+        .get(PATH)
+        .then()
+        .body("content.entries.'a.md'", equalTo("one"));
+  }
+
+  @Test
+  void aTokenGitHubRejectsIs401WithTheBearerChallenge() {
+    String repo = fresh("gh-bad-token");
+    as("gho_neverIssuedByGitHub")
+        .queryParam("repo", repo)
+        .body(entries("a.md", "one"))
+        .put(PATH)
+        .then()
+        .statusCode(401)
+        .header("WWW-Authenticate", startsWith("Bearer"))
+        .body("error.details.error_code", equalTo("unauthorized"))
+        .body("error.message", containsString("tmem login"))
+        .body("error.message", not(containsString("gho_")));
+    as(WRITER).queryParam("repo", repo).get(PATH).then().statusCode(404);
+  }
+
+  @Test
+  void aJwtShapedTokenGitHubDoesNotKnowIs401() {
+    as("eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJtYWxsb3J5In0.c2lnbmF0dXJl")
+        .queryParam("repo", fresh("gh-jwt"))
+        .get(PATH)
+        .then()
+        .statusCode(401)
+        .body("error.details.error_code", equalTo("unauthorized"));
+  }
+
+  @Test
+  void aVerifiedTokenAndItsPermissionAreCachedSoGitHubIsNotAskedOnEveryRequest() {
+    GitHubUser user = newUser("cached");
+    String repo = fresh("gh-cache");
+    gitHub().grant(user.login(), repo, "write");
+    int userCallsBefore = gitHub().userCalls();
+    int repositoryCallsBefore = gitHub().repositoryCalls();
+
+    for (int i = 0; i < 5; i++) {
+      as(user.token())
+          .queryParam("repo", repo)
+          .queryParam("view", "hashes")
+          .get(PATH)
+          .then()
+          .statusCode(404); // empty repository, readable
+    }
+
+    assertThat(gitHub().userCalls() - userCallsBefore).isEqualTo(1);
+    assertThat(gitHub().repositoryCalls() - repositoryCallsBefore).isEqualTo(1);
+  }
+
+  @Test
+  void aChangedPermissionTakesEffectOnceTheExpiryJobDropsTheCachedOne() {
+    GitHubUser user = newUser("demoted");
+    String repo = fresh("gh-demoted");
+    gitHub().grant(user.login(), repo, "write");
+    putAs(user, repo, "one").statusCode(200);
+
+    gitHub().grant(user.login(), repo, "read");
+    putAs(user, repo, "two").statusCode(200); // the cached push permission still holds
+
+    // The expiry job's delegate, run as if the cache lifetime had passed.
+    assertThat(cache.expire(Instant.now().plus(config.cacheTtl()).plusSeconds(1))).isPositive();
+
+    putAs(user, repo, "three").statusCode(403);
+    as(user.token()).queryParam("repo", repo).get(PATH).then().statusCode(200);
+  }
+
+  @Test
+  void permissionsAreCachedUnderTheNumericUserIdNotTheLogin() {
+    GitHubUser user = newUser("renamed");
+    String repo = fresh("gh-id");
+    gitHub().grant(user.login(), repo, "read");
+    as(user.token()).queryParam("repo", repo).get(PATH).then().statusCode(404);
+
+    Caller renamed = Caller.ofGitHub("a-new-login", user.id());
+    assertThat(cache.lookup(renamed, RepositorySlug.parse(repo).orElseThrow(), Instant.now()))
+        .contains(Permission.READ);
+  }
+
+  @Test
+  void aTokenRevokedAfterItWasCachedIs401OnceGitHubIsAskedAboutARepository() {
+    GitHubUser user = newUser("revoked");
+    String repo = fresh("gh-revoked");
+    gitHub().grant(user.login(), repo, "write");
+    putAs(user, repo, "one").statusCode(200);
+
+    gitHub().revoke(user.token());
+    cache.expire(Instant.now().plus(config.cacheTtl()).plusSeconds(1));
+
+    putAs(user, repo, "two")
+        .statusCode(401)
+        .header("WWW-Authenticate", startsWith("Bearer"))
+        .body("error.message", containsString("tmem login"));
+  }
+
+  @Test
+  void gitHubFailingOrUnreachableIs503NotA401() {
+    for (Availability down : new Availability[] {Availability.FAILING, Availability.UNREACHABLE}) {
+      GitHubUser user = newUser("during-" + down.name().toLowerCase());
+      String repo = fresh("gh-down");
+      gitHub().grant(user.login(), repo, "write");
+      gitHub().availability(down);
+
+      putAs(user, repo, "one")
+          .statusCode(503)
+          .contentType("application/json")
+          .header("Retry-After", "30")
+          .body("error.details.error_code", equalTo("auth_provider_unavailable"))
+          .body("error.message", containsString("GitHub could not be reached"));
+
+      gitHub().availability(Availability.UP);
+      as(WRITER).queryParam("repo", repo).get(PATH).then().statusCode(404);
+    }
+  }
+
+  @Test
+  void gitHubDownWhileAPermissionIsCheckedIs503() {
+    GitHubUser user = newUser("permission-outage");
+    String repo = fresh("gh-perm-down");
+    gitHub().grant(user.login(), repo, "write");
+    as(user.token()).queryParam("repo", fresh("gh-warm-up")).get(PATH).then().statusCode(404);
+
+    gitHub().availability(Availability.FAILING);
+    putAs(user, repo, "one")
+        .statusCode(503)
+        .header("Retry-After", "30")
+        .body("error.details.error_code", equalTo("auth_provider_unavailable"))
+        .body("error.message", containsString("answered 502"));
+
+    gitHub().availability(Availability.UP);
+    putAs(user, repo, "one").statusCode(200);
+  }
+
+  @Test
+  void staticTokensKeepWorkingBesideGitHubAndNeverReachGitHub() {
+    int userCallsBefore = gitHub().userCalls();
+    as(WRITER)
+        .queryParam("repo", fresh("static"))
+        .body(entries("a.md", "one"))
+        .put(PATH)
+        .then()
+        .statusCode(200);
+    assertThat(gitHub().userCalls()).isEqualTo(userCallsBefore);
+  }
+
+  private static io.restassured.response.ValidatableResponse putAs(
+      GitHubUser user, String repo, String content) {
+    return as(user.token())
+        .queryParam("repo", repo)
+        .body(entries("a.md", content))
+        .put(PATH)
+        .then();
+  }
+}

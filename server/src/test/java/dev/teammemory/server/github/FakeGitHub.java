@@ -1,0 +1,228 @@
+package dev.teammemory.server.github;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import mockwebserver3.Dispatcher;
+import mockwebserver3.MockResponse;
+import mockwebserver3.MockWebServer;
+import mockwebserver3.RecordedRequest;
+
+/**
+ * GitHub's REST API as the server uses it, with GitHub's response shapes, under a GitHub
+ * Enterprise-style prefix ({@code /api/v3}) to prove the base URL is configurable: {@code GET
+ * /user} for the token's user and {@code GET /repos/{owner}/{repo}} with the user's {@code
+ * permissions}. A test adds users and grants, and can make GitHub fail or vanish.
+ */
+public final class FakeGitHub implements AutoCloseable {
+
+  /** How GitHub behaves for the next requests. */
+  public enum Availability {
+    UP,
+    /** Every call answers {@code 502}, as GitHub's front end does during an incident. */
+    FAILING,
+    /** Nothing listens on GitHub's port: every connection is refused. */
+    UNREACHABLE
+  }
+
+  private static final Pattern REPOSITORY = Pattern.compile("/api/v3/repos/([^/]+)/([^/?]+)");
+
+  private final Dispatcher dispatcher =
+      new Dispatcher() {
+        @Override
+        public MockResponse dispatch(RecordedRequest request) {
+          return answer(request);
+        }
+      };
+  private final int port;
+  private final String apiUrl;
+  private MockWebServer server;
+  private final Map<String, User> usersByToken = new ConcurrentHashMap<>();
+  private final Map<String, String> permissions = new ConcurrentHashMap<>();
+  private final AtomicInteger userCalls = new AtomicInteger();
+  private final AtomicInteger repositoryCalls = new AtomicInteger();
+  private volatile Availability availability = Availability.UP;
+
+  private record User(String login, long id) {}
+
+  public FakeGitHub() {
+    // An explicit port, because MockWebServer only sets SO_REUSEADDR then, and the port must be
+    // free again at once when an unreachable GitHub comes back.
+    port = freePort();
+    server = listen(port);
+    apiUrl = server.url("/api/v3").toString();
+  }
+
+  private static int freePort() {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new UncheckedIOException("no free port for the fake GitHub", e);
+    }
+  }
+
+  /** Listens on the port; the one just closed may take a moment to be free again. */
+  private MockWebServer listen(int port) {
+    IOException last = null;
+    for (int attempt = 0; attempt < 50; attempt++) {
+      MockWebServer listening = new MockWebServer();
+      listening.setDispatcher(dispatcher);
+      try {
+        listening.start(port);
+        return listening;
+      } catch (IOException e) {
+        last = e;
+        listening.close();
+        sleep();
+      }
+    }
+    throw new UncheckedIOException("could not start the fake GitHub on port " + port, last);
+  }
+
+  private static void sleep() {
+    try {
+      Thread.sleep(100);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while restarting the fake GitHub", e);
+    }
+  }
+
+  /** The REST API base, as {@code TMEM_AUTH_GITHUB_API_URL} takes it. */
+  public String apiUrl() {
+    return apiUrl;
+  }
+
+  /** A user whose token GitHub accepts. */
+  public void addUser(String token, String login, long id) {
+    usersByToken.put(token, new User(login, id));
+  }
+
+  /** GitHub revokes the token: from now on it answers {@code 401} for it. */
+  public void revoke(String token) {
+    usersByToken.remove(token);
+  }
+
+  /**
+   * The user's permission on {@code owner/name}, or on every repository of the owner with {@code
+   * owner/*}: {@code "write"} or {@code "read"}.
+   */
+  public void grant(String login, String repository, String access) {
+    permissions.put(key(login, repository), access);
+  }
+
+  /** The user loses every permission on the repository: GitHub hides it (404). */
+  public void hide(String login, String repository) {
+    permissions.remove(key(login, repository));
+  }
+
+  /** GitHub's behaviour from now on; unreachable stops listening, and the others listen again. */
+  public synchronized void availability(Availability availability) {
+    this.availability = availability;
+    if (availability == Availability.UNREACHABLE && server != null) {
+      server.close();
+      server = null;
+    } else if (availability != Availability.UNREACHABLE && server == null) {
+      server = listen(port);
+    }
+  }
+
+  /** How many times {@code /user} was asked. */
+  public int userCalls() {
+    return userCalls.get();
+  }
+
+  /** How many times a repository was asked. */
+  public int repositoryCalls() {
+    return repositoryCalls.get();
+  }
+
+  private MockResponse answer(RecordedRequest request) {
+    String path = request.getUrl().encodedPath();
+    if (path.equals("/api/v3/user")) {
+      userCalls.incrementAndGet();
+    } else if (path.startsWith("/api/v3/repos/")) {
+      repositoryCalls.incrementAndGet();
+    }
+    if (availability == Availability.FAILING) {
+      return json(502, "{\"message\":\"Server Error\"}");
+    }
+    User user = user(request.getHeaders().get("Authorization"));
+    if (user == null) {
+      return json(
+          401,
+          "{\"message\":\"Bad credentials\",\"documentation_url\":\"https://docs.github.com/rest\","
+              + "\"status\":\"401\"}");
+    }
+    if (path.equals("/api/v3/user")) {
+      return json(
+          200,
+          """
+          {"login":"%s","id":%d,"node_id":"MDQ6VXNlcjE=","type":"User","site_admin":false,\
+          "name":"%s","company":"Acme","public_repos":8,"created_at":"2011-01-25T18:44:36Z"}"""
+              .formatted(user.login(), user.id(), user.login()));
+    }
+    Matcher repository = REPOSITORY.matcher(path);
+    if (request.getMethod().equals("GET") && repository.matches()) {
+      String slug = repository.group(1) + "/" + repository.group(2);
+      String access = permissions.get(key(user.login(), slug));
+      if (access == null) {
+        access = permissions.get(key(user.login(), repository.group(1) + "/*"));
+      }
+      if (access == null) {
+        return json(
+            404,
+            "{\"message\":\"Not Found\",\"documentation_url\":"
+                + "\"https://docs.github.com/rest/repos/repos#get-a-repository\",\"status\":\"404\"}");
+      }
+      boolean push = access.equals("write");
+      return json(
+          200,
+          """
+          {"id":1296269,"node_id":"MDEwOlJlcG9zaXRvcnkxMjk2MjY5","name":"%s","full_name":"%s",\
+          "private":true,"owner":{"login":"%s","id":583231,"type":"Organization"},\
+          "default_branch":"main","visibility":"private",\
+          "permissions":{"admin":false,"maintain":false,"push":%s,"triage":%s,"pull":true}}"""
+              .formatted(repository.group(2), slug, repository.group(1), push, push));
+    }
+    return json(404, "{\"message\":\"Not Found\",\"status\":\"404\"}");
+  }
+
+  private User user(String authorization) {
+    if (authorization == null) {
+      return null;
+    }
+    String[] parts = authorization.strip().split("\\s+", 2);
+    boolean bearer =
+        parts.length == 2
+            && (parts[0].equalsIgnoreCase("Bearer") || parts[0].equalsIgnoreCase("token"));
+    return bearer ? usersByToken.get(parts[1]) : null;
+  }
+
+  private static String key(String login, String repository) {
+    return (login + " " + repository).toLowerCase(Locale.ROOT);
+  }
+
+  private static MockResponse json(int status, String body) {
+    return new MockResponse.Builder()
+        .code(status)
+        .addHeader("Content-Type", "application/json; charset=utf-8")
+        .addHeader("X-GitHub-Media-Type", "github.v3; format=json")
+        .body(body)
+        .build();
+  }
+
+  @Override
+  public synchronized void close() {
+    if (server != null) {
+      server.close();
+      server = null;
+    }
+  }
+}

@@ -1,0 +1,36 @@
+package dev.teammemory.server.github;
+
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import java.util.Map;
+
+/**
+ * Starts the {@link FakeGitHub} before the server and points the server's GitHub API URL at it. The
+ * tests reach the running fake through {@link #gitHub()}.
+ */
+public final class FakeGitHubResource implements QuarkusTestResourceLifecycleManager {
+
+  private static volatile FakeGitHub running;
+
+  /** The fake GitHub the running server talks to. */
+  public static FakeGitHub gitHub() {
+    FakeGitHub gitHub = running;
+    if (gitHub == null) {
+      throw new IllegalStateException("the fake GitHub is not running");
+    }
+    return gitHub;
+  }
+
+  @Override
+  public Map<String, String> start() {
+    running = new FakeGitHub();
+    return Map.of("tmem.auth.github.api-url", running.apiUrl());
+  }
+
+  @Override
+  public void stop() {
+    if (running != null) {
+      running.close();
+      running = null;
+    }
+  }
+}
