@@ -10,6 +10,7 @@ import dev.teammemory.daemon.cli.UserError;
 import dev.teammemory.daemon.memory.ClaudeLayout;
 import dev.teammemory.daemon.memory.Environment;
 import dev.teammemory.daemon.memory.OutputFormat;
+import dev.teammemory.daemon.memory.TranscriptOption;
 import dev.teammemory.daemon.model.LanguageModel;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -20,6 +21,7 @@ import java.time.Clock;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -45,13 +47,7 @@ public final class CompactCommand implements Callable<Integer> {
   private final Clock clock;
 
   @Spec CommandSpec spec;
-
-  @Option(
-      names = "--transcript",
-      required = true,
-      paramLabel = "FILE",
-      description = "The session's JSONL transcript.")
-  Path transcript;
+  @Mixin TranscriptOption transcript;
 
   @Option(
       names = "--notes",
@@ -109,11 +105,7 @@ public final class CompactCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    Path transcriptFile = environment.workingDirectory().resolve(transcript);
-    if (!Files.isRegularFile(transcriptFile)) {
-      throw UserError.usage(
-          "--transcript " + transcript + " is not a file; give the session's .jsonl transcript");
-    }
+    Path transcriptFile = transcript.file(environment);
     CompactionLimits limits;
     try {
       limits = new CompactionLimits(contextWindow, maxOutput);

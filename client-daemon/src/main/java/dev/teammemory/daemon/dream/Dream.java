@@ -2,9 +2,11 @@ package dev.teammemory.daemon.dream;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.teammemory.daemon.dailylog.DailyLogMode;
 import dev.teammemory.daemon.extract.MemoryAgentTools;
 import dev.teammemory.daemon.extract.MemoryWriteGate;
 import dev.teammemory.daemon.memory.ClaudeLayout;
+import dev.teammemory.daemon.memory.Environment;
 import dev.teammemory.daemon.memory.MemoryLocation;
 import dev.teammemory.daemon.model.AgentOutcome;
 import dev.teammemory.daemon.model.AnthropicLanguageModel;
@@ -64,6 +66,22 @@ public final class Dream {
       requireNonNull(currentSession, "currentSession is null");
       requireNonNull(mode, "mode is null");
       requireNonNull(cancelled, "cancelled is null");
+    }
+
+    /**
+     * An automatic run ({@link Mode#AUTO}) for the project the environment's working directory is
+     * in: its memory directory and daily-log mode resolved as every command resolves them.
+     */
+    public static Request automatic(
+        Environment project, Optional<String> currentSession, BooleanSupplier cancelled) {
+      MemoryLocation location = MemoryLocation.resolve(project);
+      return new Request(
+          location,
+          DailyLogMode.of(project, location).enabled(),
+          project.workingDirectory(),
+          currentSession,
+          Mode.AUTO,
+          cancelled);
     }
   }
 
@@ -249,7 +267,7 @@ public final class Dream {
     } else if (sessions < DreamGates.MIN_SESSIONS) {
       next = "after " + (DreamGates.MIN_SESSIONS - sessions) + " more sessions";
     } else {
-      next = "at the end of the next turn";
+      next = "at the end of the next turn, or at the running daemon's next check";
     }
     return new DreamStatus(
         memory,

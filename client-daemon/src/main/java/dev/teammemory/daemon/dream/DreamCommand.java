@@ -10,14 +10,14 @@ import dev.teammemory.daemon.cli.UserError;
 import dev.teammemory.daemon.dailylog.DailyLogMode;
 import dev.teammemory.daemon.memory.ClaudeLayout;
 import dev.teammemory.daemon.memory.Environment;
+import dev.teammemory.daemon.memory.FormatOption;
 import dev.teammemory.daemon.memory.MemoryLocation;
 import dev.teammemory.daemon.memory.OutputFormat;
+import dev.teammemory.daemon.memory.ProjectDirectoryOption;
 import dev.teammemory.daemon.model.LanguageModel;
 import dev.teammemory.daemon.scan.SecretGuard;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -27,6 +27,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -37,7 +38,7 @@ import picocli.CommandLine.Spec;
     description = {
       "Consolidate auto memory: Orient, Gather, Consolidate, Prune and index. Without options it runs"
           + " only when due: 24 h since the last consolidation and 5 other sessions since; the Stop"
-          + " hook checks this after every turn.",
+          + " hook checks this after every turn, and a running tmem daemon every 10 minutes.",
       "With ANTHROPIC_API_KEY a model merges, corrects and prunes; offline, exact and near"
           + " duplicates are merged, relative dates made absolute, dead index pointers pruned and the"
           + " index limits enforced."
@@ -76,17 +77,8 @@ public final class DreamCommand implements Callable<Integer> {
     boolean status;
   }
 
-  @Option(
-      names = "--cwd",
-      paramLabel = "DIR",
-      description = "The project directory (default: the current one).")
-  Path cwd;
-
-  @Option(
-      names = "--format",
-      defaultValue = "text",
-      description = "text or json (default: ${DEFAULT-VALUE}).")
-  OutputFormat format;
+  @Mixin ProjectDirectoryOption cwd;
+  @Mixin FormatOption format;
 
   public DreamCommand() {
     this(Environment.system(), Clock.systemDefaultZone());
@@ -99,14 +91,7 @@ public final class DreamCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    Environment project = environment;
-    if (cwd != null) {
-      Path directory = environment.workingDirectory().resolve(cwd);
-      if (!Files.isDirectory(directory)) {
-        throw UserError.usage("--cwd " + cwd + " is not a directory; give the project's directory");
-      }
-      project = environment.withWorkingDirectory(directory);
-    }
+    Environment project = cwd.inProject(environment);
     MemoryLocation location = MemoryLocation.resolve(project);
     boolean dailyLog = DailyLogMode.of(project, location).enabled();
     LanguageModel model;
@@ -124,14 +109,14 @@ public final class DreamCommand implements Callable<Integer> {
             clock,
             SecretGuard.withDefaultRules(),
             line -> {
-              if (format == OutputFormat.text) {
+              if (format.value() == OutputFormat.text) {
                 err.println("tmem: " + line);
               }
             });
     if (action != null && action.status) {
       DreamStatus status =
           dream.status(location, dailyLog, project.workingDirectory(), java.util.Optional.empty());
-      switch (format) {
+      switch (format.value()) {
         case text -> {
           out.print(text(status));
           out.flush();
@@ -176,12 +161,12 @@ public final class DreamCommand implements Callable<Integer> {
         // The hook is running; it returns as soon as it sees the run finished.
       }
     }
-    if (format == OutputFormat.json) {
+    if (format.value() == OutputFormat.json) {
       out.println(JSON.writeValueAsString(json(outcome)));
     }
     return switch (outcome) {
       case DreamOutcome.Consolidated consolidated -> {
-        if (format == OutputFormat.text) {
+        if (format.value() == OutputFormat.text) {
           out.println(
               "consolidated "
                   + location.directory()
@@ -195,7 +180,7 @@ public final class DreamCommand implements Callable<Integer> {
         yield 0;
       }
       case DreamOutcome.Planned planned -> {
-        if (format == OutputFormat.text) {
+        if (format.value() == OutputFormat.text) {
           out.println(
               planned.changes().isEmpty()
                   ? "nothing to consolidate in " + location.directory()
@@ -209,7 +194,7 @@ public final class DreamCommand implements Callable<Integer> {
         yield 0;
       }
       case DreamOutcome.NotDue notDue -> {
-        if (format == OutputFormat.text) {
+        if (format.value() == OutputFormat.text) {
           out.println(
               "not due: "
                   + notDue.reason()

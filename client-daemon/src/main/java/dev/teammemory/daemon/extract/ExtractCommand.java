@@ -10,8 +10,10 @@ import dev.teammemory.daemon.cli.UserError;
 import dev.teammemory.daemon.dailylog.DailyLogMode;
 import dev.teammemory.daemon.memory.ClaudeLayout;
 import dev.teammemory.daemon.memory.Environment;
+import dev.teammemory.daemon.memory.FormatOption;
 import dev.teammemory.daemon.memory.MemoryLocation;
-import dev.teammemory.daemon.memory.OutputFormat;
+import dev.teammemory.daemon.memory.ProjectDirectoryOption;
+import dev.teammemory.daemon.memory.TranscriptOption;
 import dev.teammemory.daemon.model.LanguageModel;
 import dev.teammemory.daemon.scan.SecretGuard;
 import dev.teammemory.daemon.transcript.Transcript;
@@ -23,6 +25,7 @@ import java.time.Clock;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -49,13 +52,7 @@ public final class ExtractCommand implements Callable<Integer> {
   private final Clock clock;
 
   @Spec CommandSpec spec;
-
-  @Option(
-      names = "--transcript",
-      required = true,
-      paramLabel = "FILE",
-      description = "The session's JSONL transcript.")
-  Path transcript;
+  @Mixin TranscriptOption transcript;
 
   @Option(
       names = "--cwd",
@@ -63,11 +60,7 @@ public final class ExtractCommand implements Callable<Integer> {
       description = "The project directory (default: the one the transcript records).")
   Path cwd;
 
-  @Option(
-      names = "--format",
-      defaultValue = "text",
-      description = "text or json (default: ${DEFAULT-VALUE}).")
-  OutputFormat format;
+  @Mixin FormatOption format;
 
   public ExtractCommand() {
     this(Environment.system(), Clock.systemDefaultZone());
@@ -80,11 +73,7 @@ public final class ExtractCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    Path transcriptFile = environment.workingDirectory().resolve(transcript);
-    if (!Files.isRegularFile(transcriptFile)) {
-      throw UserError.usage(
-          "--transcript " + transcript + " is not a file; give the session's .jsonl transcript");
-    }
+    Path transcriptFile = transcript.file(environment);
     Path project = projectDirectory(environment, cwd, transcriptFile);
     Environment inProject = environment.withWorkingDirectory(project);
     LanguageModel model;
@@ -95,7 +84,7 @@ public final class ExtractCommand implements Callable<Integer> {
     }
     ExtractionOutcome outcome = extract(inProject, model, clock, transcriptFile);
     PrintWriter out = spec.commandLine().getOut();
-    switch (format) {
+    switch (format.value()) {
       case json -> out.println(JSON.writeValueAsString(json(outcome)));
       case text -> {
         out.print(text(outcome));
@@ -122,12 +111,9 @@ public final class ExtractCommand implements Callable<Integer> {
    */
   static Path projectDirectory(Environment environment, Path cwd, Path transcriptFile)
       throws IOException {
-    if (cwd != null) {
-      Path directory = environment.workingDirectory().resolve(cwd);
-      if (!Files.isDirectory(directory)) {
-        throw UserError.usage("--cwd " + cwd + " is not a directory; give the project's directory");
-      }
-      return directory;
+    Optional<Path> given = ProjectDirectoryOption.directory(environment, cwd);
+    if (given.isPresent()) {
+      return given.get();
     }
     Optional<Path> recorded =
         Transcript.read(transcriptFile)

@@ -1,11 +1,9 @@
 package dev.teammemory.daemon.hook;
 
-import dev.teammemory.daemon.dailylog.DailyLogMode;
 import dev.teammemory.daemon.dream.Dream;
 import dev.teammemory.daemon.dream.DreamOutcome;
 import dev.teammemory.daemon.memory.ClaudeLayout;
 import dev.teammemory.daemon.memory.Environment;
-import dev.teammemory.daemon.memory.MemoryLocation;
 import dev.teammemory.daemon.model.LanguageModel;
 import dev.teammemory.daemon.scan.SecretGuard;
 import java.io.IOException;
@@ -24,21 +22,11 @@ final class AfterTurn {
   /** Runs the dream when due; returns problems for the user, never throws for them. */
   static List<String> consolidateIfDue(
       Environment project, LanguageModel model, Clock clock, Optional<String> sessionId) {
-    MemoryLocation location = MemoryLocation.resolve(project);
-    boolean dailyLog = DailyLogMode.of(project, location).enabled();
     Dream dream =
         new Dream(
             ClaudeLayout.of(project), model, clock, SecretGuard.withDefaultRules(), LOG::fine);
     try {
-      DreamOutcome outcome =
-          dream.run(
-              new Dream.Request(
-                  location,
-                  dailyLog,
-                  project.workingDirectory(),
-                  sessionId,
-                  Dream.Mode.AUTO,
-                  () -> false));
+      DreamOutcome outcome = dream.run(Dream.Request.automatic(project, sessionId, () -> false));
       return outcome instanceof DreamOutcome.Failed failed
           ? List.of(
               "memory consolidation failed: "

@@ -34,6 +34,7 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
@@ -262,12 +263,29 @@ public final class HookCommand {
     }
   }
 
-  /** Stop: the turn is over; keep the notes current and extract memories. */
+  /** Stop: the turn is over; keep the notes current, extract memories, consolidate when due. */
   @Command(
       name = "stop",
-      description = "After each turn: update the session notes when due and extract memories.",
+      description = {
+        "After each turn: update the session notes when due, extract memories and consolidate"
+            + " when due.",
+        "The work runs in a background process of its own and the hook returns at once; its"
+            + " problems are appended to <state home>/"
+            + DetachedStop.LOG_FILE
+            + "."
+      },
       mixinStandardHelpOptions = true)
   public static final class Stop extends Entry {
+
+    @Option(
+        names = "--foreground",
+        description =
+            "Do the work before returning, reporting problems here, instead of in a background"
+                + " process.")
+    boolean foreground;
+
+    /** The process the last call handed its work to, when it did. */
+    private Optional<Process> background = Optional.empty();
 
     public Stop() {
       this(Environment.system(), System.in, Clock.systemDefaultZone());
@@ -279,26 +297,49 @@ public final class HookCommand {
 
     @Override
     public Integer call() throws IOException {
-      HookInput input = HookInput.read(in);
+      byte[] bytes = HookInput.readBytes(in);
+      HookInput input = HookInput.parse(bytes);
       Optional<Path> transcript = input.transcriptPath().filter(Files::isRegularFile);
       if (input.stopHookActive() || transcript.isEmpty()) {
         return 0;
       }
+      // A misconfigured model is the user's to fix: say so here, where they see it.
+      LanguageModel model = model();
+      if (!foreground) {
+        try {
+          background = Optional.of(DetachedStop.start(environment, bytes));
+          return 0;
+        } catch (IOException cannotStart) {
+          // No process of its own, then: the work is done here, only slower.
+        }
+      }
+      List<String> problems = afterTurn(input, transcript.get(), model);
+      if (!problems.isEmpty()) {
+        throw UserError.problem(String.join("; ", problems));
+      }
+      return 0;
+    }
+
+    Optional<Process> background() {
+      return background;
+    }
+
+    private List<String> afterTurn(HookInput input, Path transcript, LanguageModel model)
+        throws IOException {
       Environment project = inProject(input);
       ClaudeLayout layout = ClaudeLayout.of(environment);
-      LanguageModel model = model();
       List<String> problems = new ArrayList<>();
       Optional<Path> notesFile = notesFile(layout, input);
       if (notesFile.isPresent()) {
         try {
-          new SessionNotes(layout, model, clock).update(transcript.get(), notesFile.get(), false);
+          new SessionNotes(layout, model, clock).update(transcript, notesFile.get(), false);
         } catch (IOException failed) {
           problems.add(
               "the session notes could not be updated (" + failed.getClass().getSimpleName() + ")");
         }
       }
       try {
-        ExtractionOutcome outcome = ExtractCommand.extract(project, model, clock, transcript.get());
+        ExtractionOutcome outcome = ExtractCommand.extract(project, model, clock, transcript);
         if (outcome instanceof ExtractionOutcome.Failed failed) {
           problems.add("memory extraction failed: " + failed.reason());
         }
@@ -306,10 +347,7 @@ public final class HookCommand {
         problems.add("memory extraction failed (" + failed.getClass().getSimpleName() + ")");
       }
       problems.addAll(AfterTurn.consolidateIfDue(project, model, clock, input.sessionId()));
-      if (!problems.isEmpty()) {
-        throw UserError.problem(String.join("; ", problems));
-      }
-      return 0;
+      return problems;
     }
   }
 

@@ -50,13 +50,28 @@ record HookInput(
    * and a broken memory hook must never block the user's prompt or the agent's stop.
    */
   static HookInput read(InputStream in) {
+    return parse(readBytes(in));
+  }
+
+  /** The input as it came, for a process the hook hands its work to. */
+  static byte[] readBytes(InputStream in) {
+    byte[] bytes;
+    try {
+      bytes = in.readNBytes(MAX_BYTES + 1);
+    } catch (IOException unreadable) {
+      throw UserError.problem(
+          "the hook input on stdin could not be read; run this command from a Claude Code hook");
+    }
+    if (bytes.length > MAX_BYTES) {
+      throw UserError.problem(
+          "the hook input on stdin is larger than 4 MiB; this is not what Claude Code sends");
+    }
+    return bytes;
+  }
+
+  static HookInput parse(byte[] bytes) {
     JsonNode root;
     try {
-      byte[] bytes = in.readNBytes(MAX_BYTES + 1);
-      if (bytes.length > MAX_BYTES) {
-        throw UserError.problem(
-            "the hook input on stdin is larger than 4 MiB; this is not what Claude Code sends");
-      }
       root = JSON.readTree(new String(bytes, StandardCharsets.UTF_8));
     } catch (IOException notJson) {
       throw UserError.problem(

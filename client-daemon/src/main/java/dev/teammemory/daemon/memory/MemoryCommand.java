@@ -9,13 +9,12 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.teammemory.daemon.cli.UserError;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code tmem memory path|index}: where auto memory lives and what an agent is given of it. */
@@ -42,18 +41,8 @@ public final class MemoryCommand {
     private final Environment environment;
 
     @Spec CommandSpec spec;
-
-    @Option(
-        names = "--cwd",
-        paramLabel = "DIR",
-        description = "Resolve for this project directory (default: the current one).")
-    Path cwd;
-
-    @Option(
-        names = "--format",
-        defaultValue = "text",
-        description = "text or json (default: ${DEFAULT-VALUE}).")
-    OutputFormat format;
+    @Mixin ProjectDirectoryOption cwd;
+    @Mixin FormatOption format;
 
     public PathCommand() {
       this(Environment.system());
@@ -65,10 +54,10 @@ public final class MemoryCommand {
 
     @Override
     public Integer call() throws IOException {
-      MemoryLocation location = MemoryLocation.resolve(inProject(environment, cwd));
+      MemoryLocation location = MemoryLocation.resolve(cwd.inProject(environment));
       PrintWriter out = spec.commandLine().getOut();
       PrintWriter err = spec.commandLine().getErr();
-      switch (format) {
+      switch (format.value()) {
         case json -> {
           ObjectNode json = JSON.createObjectNode();
           json.put("directory", location.directory().toString());
@@ -104,18 +93,8 @@ public final class MemoryCommand {
     private final Environment environment;
 
     @Spec CommandSpec spec;
-
-    @Option(
-        names = "--cwd",
-        paramLabel = "DIR",
-        description = "Resolve for this project directory (default: the current one).")
-    Path cwd;
-
-    @Option(
-        names = "--format",
-        defaultValue = "text",
-        description = "text or json (default: ${DEFAULT-VALUE}).")
-    OutputFormat format;
+    @Mixin ProjectDirectoryOption cwd;
+    @Mixin FormatOption format;
 
     public IndexCommand() {
       this(Environment.system());
@@ -127,7 +106,7 @@ public final class MemoryCommand {
 
     @Override
     public Integer call() throws IOException {
-      MemoryLocation location = MemoryLocation.resolve(inProject(environment, cwd));
+      MemoryLocation location = MemoryLocation.resolve(cwd.inProject(environment));
       PrintWriter out = spec.commandLine().getOut();
       PrintWriter err = spec.commandLine().getErr();
       Optional<MemoryIndex> personal =
@@ -136,7 +115,7 @@ public final class MemoryCommand {
           location.enabled() && location.teamActive()
               ? load(location.teamDirectory().resolve(MemoryLocation.INDEX_FILE))
               : Optional.empty();
-      switch (format) {
+      switch (format.value()) {
         case json -> {
           ObjectNode json = JSON.createObjectNode();
           json.put("directory", location.directory().toString());
@@ -210,17 +189,6 @@ public final class MemoryCommand {
                 + "); check that it is a readable file");
       }
     }
-  }
-
-  static Environment inProject(Environment environment, Path cwd) {
-    if (cwd == null) {
-      return environment;
-    }
-    Path directory = environment.workingDirectory().resolve(cwd);
-    if (!Files.isDirectory(directory)) {
-      throw UserError.usage("--cwd " + cwd + " is not a directory; give the project's directory");
-    }
-    return environment.withWorkingDirectory(directory);
   }
 
   private static void warn(PrintWriter err, MemoryLocation location) {

@@ -9,7 +9,10 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.teammemory.daemon.cli.UserError;
 import dev.teammemory.daemon.memory.ClaudeLayout;
 import dev.teammemory.daemon.memory.Environment;
+import dev.teammemory.daemon.memory.FormatOption;
 import dev.teammemory.daemon.memory.OutputFormat;
+import dev.teammemory.daemon.memory.ProjectDirectoryOption;
+import dev.teammemory.daemon.memory.TranscriptOption;
 import dev.teammemory.daemon.model.LanguageModel;
 import dev.teammemory.daemon.transcript.Tokens;
 import dev.teammemory.daemon.transcript.Transcript;
@@ -27,6 +30,7 @@ import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -58,13 +62,7 @@ public final class NotesCommand {
     private final Clock clock;
 
     @Spec CommandSpec spec;
-
-    @Option(
-        names = "--transcript",
-        required = true,
-        paramLabel = "FILE",
-        description = "The session's JSONL transcript.")
-    Path transcript;
+    @Mixin TranscriptOption transcript;
 
     @Option(
         names = "--notes",
@@ -76,11 +74,7 @@ public final class NotesCommand {
     @Option(names = "--force", description = "Update now, whatever the thresholds say.")
     boolean force;
 
-    @Option(
-        names = "--format",
-        defaultValue = "text",
-        description = "text or json (default: ${DEFAULT-VALUE}).")
-    OutputFormat format;
+    @Mixin FormatOption format;
 
     public UpdateCommand() {
       this(Environment.system(), Clock.systemUTC());
@@ -97,11 +91,7 @@ public final class NotesCommand {
 
     @Override
     public Integer call() throws IOException {
-      Path transcriptFile = environment.workingDirectory().resolve(transcript);
-      if (!Files.isRegularFile(transcriptFile)) {
-        throw UserError.usage(
-            "--transcript " + transcript + " is not a file; give the session's .jsonl transcript");
-      }
+      Path transcriptFile = transcript.file(environment);
       ClaudeLayout layout = ClaudeLayout.of(environment);
       Path notesFile =
           notes != null
@@ -116,12 +106,12 @@ public final class NotesCommand {
       NotesOutcome outcome =
           new SessionNotes(layout, model, clock).update(transcriptFile, notesFile, force);
       PrintWriter out = spec.commandLine().getOut();
-      if (format == OutputFormat.json) {
+      if (format.value() == OutputFormat.json) {
         out.println(JSON.writeValueAsString(json(outcome)));
       }
       return switch (outcome) {
         case NotesOutcome.Updated updated -> {
-          if (format == OutputFormat.text) {
+          if (format.value() == OutputFormat.text) {
             out.println(
                 "updated "
                     + updated.notes()
@@ -135,7 +125,7 @@ public final class NotesCommand {
           yield 0;
         }
         case NotesOutcome.NotDue notDue -> {
-          if (format == OutputFormat.text) {
+          if (format.value() == OutputFormat.text) {
             out.println("not due: " + notDue.reason() + " (--force updates now)");
           }
           yield 0;
@@ -209,17 +199,8 @@ public final class NotesCommand {
       String session;
     }
 
-    @Option(
-        names = "--cwd",
-        paramLabel = "DIR",
-        description = "The project directory (default: the current one).")
-    Path cwd;
-
-    @Option(
-        names = "--format",
-        defaultValue = "text",
-        description = "text or json (default: ${DEFAULT-VALUE}).")
-    OutputFormat format;
+    @Mixin ProjectDirectoryOption cwd;
+    @Mixin FormatOption format;
 
     public ShowCommand() {
       this(Environment.system());
@@ -232,11 +213,7 @@ public final class NotesCommand {
     @Override
     public Integer call() throws IOException {
       ClaudeLayout layout = ClaudeLayout.of(environment);
-      Path project =
-          cwd == null
-              ? environment.workingDirectory()
-              : environment.workingDirectory().resolve(cwd);
-      Path notesFile = notesFile(layout, project);
+      Path notesFile = notesFile(layout, cwd.unchecked(environment));
       String content;
       try {
         content = Files.readString(notesFile, StandardCharsets.UTF_8);
@@ -248,7 +225,7 @@ public final class NotesCommand {
                 + " --transcript FILE --force to write them now");
       }
       PrintWriter out = spec.commandLine().getOut();
-      switch (format) {
+      switch (format.value()) {
         case text -> {
           // The notes end with their own newline; print() is not flushed by the CLI's writer.
           out.print(content.endsWith("\n") ? content : content + "\n");
@@ -286,13 +263,7 @@ public final class NotesCommand {
         return environment.workingDirectory().resolve(which.notes);
       }
       if (which != null && which.transcript != null) {
-        Path transcriptFile = environment.workingDirectory().resolve(which.transcript);
-        if (!Files.isRegularFile(transcriptFile)) {
-          throw UserError.usage(
-              "--transcript "
-                  + which.transcript
-                  + " is not a file; give the session's .jsonl transcript");
-        }
+        Path transcriptFile = TranscriptOption.file(environment, which.transcript);
         return SessionNotes.notesFor(layout, transcriptFile, Transcript.read(transcriptFile));
       }
       if (which != null && which.session != null) {

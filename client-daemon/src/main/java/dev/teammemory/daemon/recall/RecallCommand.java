@@ -9,18 +9,19 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.teammemory.daemon.cli.UserError;
 import dev.teammemory.daemon.memory.ClaudeLayout;
 import dev.teammemory.daemon.memory.Environment;
+import dev.teammemory.daemon.memory.FormatOption;
 import dev.teammemory.daemon.memory.MemoryLocation;
 import dev.teammemory.daemon.memory.OutputFormat;
+import dev.teammemory.daemon.memory.ProjectDirectoryOption;
 import dev.teammemory.daemon.model.LanguageModel;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -67,17 +68,8 @@ public final class RecallCommand implements Callable<Integer> {
           "Tools the agent is using (comma-separated); their usage notes are skipped, warnings kept.")
   List<String> tools = new ArrayList<>();
 
-  @Option(
-      names = "--cwd",
-      paramLabel = "DIR",
-      description = "Recall for this project directory (default: the current one).")
-  Path cwd;
-
-  @Option(
-      names = "--format",
-      defaultValue = "text",
-      description = "text or json (default: ${DEFAULT-VALUE}).")
-  OutputFormat format;
+  @Mixin ProjectDirectoryOption cwd;
+  @Mixin FormatOption format;
 
   public RecallCommand() {
     this(Environment.system(), Clock.systemUTC());
@@ -105,14 +97,7 @@ public final class RecallCommand implements Callable<Integer> {
         throw UserError.usage("--session: " + invalid.getMessage());
       }
     }
-    Environment project = environment;
-    if (cwd != null) {
-      Path directory = environment.workingDirectory().resolve(cwd);
-      if (!Files.isDirectory(directory)) {
-        throw UserError.usage("--cwd " + cwd + " is not a directory; give the project's directory");
-      }
-      project = environment.withWorkingDirectory(directory);
-    }
+    Environment project = cwd.inProject(environment);
     MemoryLocation location = MemoryLocation.resolve(project);
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
@@ -122,7 +107,7 @@ public final class RecallCommand implements Callable<Integer> {
           "tmem: auto memory is off ("
               + location.disabledBy().orElseThrow()
               + "); nothing to recall");
-      if (format == OutputFormat.json) {
+      if (format.value() == OutputFormat.json) {
         out.println(
             JSON.writeValueAsString(
                 json(
@@ -149,7 +134,7 @@ public final class RecallCommand implements Callable<Integer> {
     if (session != null && !result.memories().isEmpty()) {
       sessions.save(session, surfaced.plus(result.memories()));
     }
-    switch (format) {
+    switch (format.value()) {
       case json -> out.println(JSON.writeValueAsString(json(query, result)));
       case text -> {
         for (int i = 0; i < result.memories().size(); i++) {

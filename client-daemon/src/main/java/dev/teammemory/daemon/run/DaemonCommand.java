@@ -1,8 +1,10 @@
 package dev.teammemory.daemon.run;
 
 import dev.teammemory.daemon.cli.Tmem;
+import dev.teammemory.daemon.cli.UserError;
 import dev.teammemory.daemon.config.ServerConnection;
 import dev.teammemory.daemon.config.StateHome;
+import dev.teammemory.daemon.dream.DreamScheduler;
 import dev.teammemory.daemon.login.StoredLogin;
 import dev.teammemory.daemon.memory.ClaudeLayout;
 import dev.teammemory.daemon.memory.Environment;
@@ -48,7 +50,8 @@ import sun.misc.Signal;
     },
     description = {
       "Keeps team memory in sync, in the foreground: pull at start, push 2 s after the last change,",
-      "follow teammates' changes. Logs to stderr and <state home>/daemon.log. Stop with SIGTERM or Ctrl-C."
+      "follow teammates' changes. Also keeps session notes current and consolidates each checkout's",
+      "memory when due (tmem dream). Logs to stderr and <state home>/daemon.log. Stop with SIGTERM or Ctrl-C."
     })
 public final class DaemonCommand implements Callable<Integer> {
 
@@ -65,11 +68,25 @@ public final class DaemonCommand implements Callable<Integer> {
     ServerConnection server = ServerConnection.fromEnvironment(environment);
     ServerConnection connection =
         server.withTokens(StoredLogin.tokens(server.serverUrl(), environment)).requireToken();
+    Environment system = Environment.system();
+    LanguageModel model;
+    try {
+      model = LanguageModel.fromEnvironment(system.variables());
+    } catch (IllegalArgumentException misconfigured) {
+      throw UserError.usage(misconfigured.getMessage() + "; fix the variable or unset it");
+    }
     Path logFile = DaemonLog.install(stateHome, spec.commandLine().getErr());
     SecretGuard guard = new SecretGuard(SecretScanner.defaultRules());
     TeamMemoryClient client = connection.client();
     List<SyncEngine> engines = new ArrayList<>();
-    TranscriptWatcher sessionNotes = sessionNotesWatcher();
+    TranscriptWatcher sessionNotes = sessionNotesWatcher(system, model);
+    DreamScheduler dreams =
+        new DreamScheduler(
+            checkouts(selected).stream().map(system::withWorkingDirectory).toList(),
+            model,
+            guard,
+            Clock.systemDefaultZone(),
+            DreamScheduler.CHECK_INTERVAL);
     CountDownLatch stopped = new CountDownLatch(1);
     AtomicBoolean stopping = new AtomicBoolean();
     Runnable stop =
@@ -78,6 +95,7 @@ public final class DaemonCommand implements Callable<Integer> {
             LOG.info("stopping: flushing pending changes");
             engines.forEach(SyncEngine::close);
             closeQuietly(sessionNotes);
+            dreams.close();
             client.close();
             LOG.info("stopped");
           }
@@ -96,6 +114,7 @@ public final class DaemonCommand implements Callable<Integer> {
       }
     } catch (RuntimeException | IOException e) {
       engines.forEach(SyncEngine::close);
+      dreams.close();
       client.close();
       throw e;
     }
@@ -113,6 +132,7 @@ public final class DaemonCommand implements Callable<Integer> {
       engine.start();
     }
     sessionNotes.start();
+    dreams.start();
     // The pull at start holds the whole repository in memory at once; one full collection
     // afterwards lets the JVM hand that memory back, so an idle daemon stays small.
     CompletableFuture.allOf(
@@ -125,6 +145,7 @@ public final class DaemonCommand implements Callable<Integer> {
             + engines.size()
             + " project(s); log file "
             + logFile);
+    logConsolidation(selected);
     stopped.await();
     return Tmem.OK;
   }
@@ -133,14 +154,42 @@ public final class DaemonCommand implements Callable<Integer> {
    * Keeps the agent's session notes current as its transcripts grow under the config home, with the
    * model when a key is set and offline otherwise.
    */
-  private static TranscriptWatcher sessionNotesWatcher() {
-    Environment environment = Environment.system();
+  private static TranscriptWatcher sessionNotesWatcher(
+      Environment environment, LanguageModel model) {
     ClaudeLayout layout = ClaudeLayout.of(environment);
-    SessionNotes notes =
-        new SessionNotes(
-            layout, LanguageModel.fromEnvironment(environment.variables()), Clock.systemUTC());
+    SessionNotes notes = new SessionNotes(layout, model, Clock.systemUTC());
     return new TranscriptWatcher(
         layout, notes, TranscriptWatcher.QUIET_PERIOD, DaemonCommand::logNotesOutcome);
+  }
+
+  /**
+   * The checkouts whose memory the daemon consolidates: a project's settings, daily-log mode and
+   * transcripts are found from its checkout, so a folder served without one is left to the Stop
+   * hook and {@code tmem dream}.
+   */
+  private static List<Path> checkouts(List<Project> projects) {
+    return projects.stream().flatMap(project -> project.checkout().stream()).distinct().toList();
+  }
+
+  private static void logConsolidation(List<Project> projects) {
+    List<Path> checkouts = checkouts(projects);
+    if (!checkouts.isEmpty()) {
+      LOG.info(
+          "dream: checking whether consolidation is due every "
+              + DreamScheduler.CHECK_INTERVAL.toMinutes()
+              + " min for "
+              + checkouts.size()
+              + " checkout(s)");
+    }
+    projects.stream()
+        .filter(project -> project.checkout().isEmpty())
+        .forEach(
+            project ->
+                LOG.info(
+                    "dream: "
+                        + project.teamDir()
+                        + " is served without a checkout, so the daemon does not consolidate its"
+                        + " memory; the Stop hook and tmem dream still do"));
   }
 
   private static void closeQuietly(TranscriptWatcher watcher) {

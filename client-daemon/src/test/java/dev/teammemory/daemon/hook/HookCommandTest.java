@@ -227,7 +227,7 @@ class HookCommandTest {
   }
 
   @Test
-  void stopExtractsTheTurnsMemories() throws IOException {
+  void stopInTheForegroundExtractsTheTurnsMemoriesBeforeItReturns() throws IOException {
     HandMadeTranscript transcript = new HandMadeTranscript("session-1", project.toString());
     transcript.user("Install the dependencies.");
     transcript.assistant("Running npm install.");
@@ -238,7 +238,8 @@ class HookCommandTest {
     int exit =
         tmem.run(
             new HookCommand.Stop(
-                environment(), input("Stop", Map.of("stop_hook_active", false)), clock));
+                environment(), input("Stop", Map.of("stop_hook_active", false)), clock),
+            "--foreground");
 
     assertThat(exit).isZero();
     assertThat(tmem.out()).isEmpty();
