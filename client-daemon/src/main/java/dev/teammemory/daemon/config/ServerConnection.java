@@ -7,11 +7,13 @@ import dev.teammemory.daemon.login.StoredLogin;
 import dev.teammemory.protocol.client.TeamMemoryClient;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.util.List;
 import java.util.Map;
 
 /**
- * Which team-memory server to talk to and how to authenticate: {@code TMEM_SERVER_URL} and a {@link
- * TokenSource} ({@code TMEM_TOKEN}, else the login {@code tmem login} stored).
+ * Which team-memory server to talk to and how to authenticate: {@code TMEM_SERVER_URL} (else the
+ * one server {@code tmem login} stored a login for) and a {@link TokenSource} ({@code TMEM_TOKEN},
+ * else the stored login).
  */
 public record ServerConnection(String serverUrl, TokenSource tokens) {
 
@@ -24,16 +26,13 @@ public record ServerConnection(String serverUrl, TokenSource tokens) {
   }
 
   /**
-   * Reads the connection from the environment, or fails with a usage error that says which variable
-   * to set.
+   * Reads the connection from the environment, or fails with a usage error that says what to set.
+   * Without {@code TMEM_SERVER_URL}, a developer who logged in to one server uses that one.
    */
   public static ServerConnection fromEnvironment(Map<String, String> environment) {
     String url = environment.get("TMEM_SERVER_URL");
     if (url == null || url.isBlank()) {
-      throw UserError.usage(
-          "no team-memory server configured: TMEM_SERVER_URL is not set."
-              + " Set it to your team's server, for example"
-              + " export TMEM_SERVER_URL=https://team-memory.example.com");
+      url = theLoggedInServer(environment);
     }
     url = url.strip();
     try {
@@ -52,6 +51,23 @@ public record ServerConnection(String serverUrl, TokenSource tokens) {
               + ". Set it to e.g. https://host:port");
     }
     return new ServerConnection(url, StoredLogin.tokens(url, environment));
+  }
+
+  private static String theLoggedInServer(Map<String, String> environment) {
+    List<String> servers = StoredLogin.servers(environment);
+    if (servers.size() == 1) {
+      return servers.getFirst();
+    }
+    if (servers.isEmpty()) {
+      throw UserError.usage(
+          "no team-memory server configured: run tmem login --server URL with your team's"
+              + " server, or set TMEM_SERVER_URL (for example"
+              + " export TMEM_SERVER_URL=https://team-memory.example.com)");
+    }
+    throw UserError.usage(
+        "you are logged in to several servers ("
+            + String.join(", ", servers)
+            + "): set TMEM_SERVER_URL to the one to use");
   }
 
   /** A protocol client for this server that asks the token source before every request. */

@@ -167,7 +167,8 @@ public final class DaemonInstallCommand implements Callable<Integer> {
       out.println(
           "Wrote "
               + file
-              + "; set TMEM_SERVER_URL there (your team's server) before starting the daemon.");
+              + "; the daemon uses the server you logged in to with `tmem login`, or set"
+              + " TMEM_SERVER_URL there (your team's server) before starting it.");
     }
   }
 }

@@ -46,7 +46,7 @@ sealed interface ProjectRepository {
                     "the origin of "
                         + checkout.get()
                         + " ("
-                        + withoutUserInfo(origin.get())
+                        + GitCheckout.withoutUserInfo(origin.get())
                         + ") is not a repository on "
                         + githubHost));
   }
@@ -68,10 +68,5 @@ sealed interface ProjectRepository {
     }
     host = host.toLowerCase(Locale.ROOT);
     return host.startsWith("api.") ? host.substring("api.".length()) : host;
-  }
-
-  /** An https remote may carry a user and a token ({@code https://user:token@host/o/r}). */
-  private static String withoutUserInfo(String remoteUrl) {
-    return remoteUrl.replaceFirst("^([A-Za-z][A-Za-z0-9+.-]*://)[^/@]*@", "$1");
   }
 }

@@ -6,9 +6,12 @@ import dev.teammemory.daemon.config.ServerConnection;
 import dev.teammemory.daemon.config.StateHome;
 import dev.teammemory.daemon.config.TokenSource;
 import java.io.IOException;
+import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.logging.Logger;
@@ -48,6 +51,38 @@ public final class StoredLogin implements TokenSource {
     return TokenSource.firstOf(
         TokenSource.environment(environment),
         new StoredLogin(server, new CredentialStore(StateHome.of(environment)), Clock.systemUTC()));
+  }
+
+  /**
+   * The servers {@code tmem login} stored a login for, in the order of their first login; empty
+   * when there are none or the file cannot be read (then {@link #token()} says why).
+   */
+  public static List<String> servers(Map<String, String> environment) {
+    try {
+      return new CredentialStore(StateHome.of(environment))
+          .all().stream().map(Credential::server).toList();
+    } catch (IOException e) {
+      LOG.warning("cannot read the stored logins: " + e.getMessage() + "; run `tmem login` again");
+      return List.of();
+    }
+  }
+
+  /**
+   * The GitHub hosts of the stored logins (where their tokens were issued: github.com, or a GitHub
+   * Enterprise Server), so that remotes on those hosts are recognised as GitHub repositories.
+   */
+  public static List<String> githubHosts(Map<String, String> environment) {
+    try {
+      return new CredentialStore(StateHome.of(environment))
+          .all().stream()
+              .map(credential -> URI.create(credential.tokenUrl()).getHost())
+              .filter(host -> host != null && !host.isEmpty())
+              .map(host -> host.toLowerCase(Locale.ROOT))
+              .distinct()
+              .toList();
+    } catch (IOException | IllegalArgumentException e) {
+      return List.of(); // token() reports an unreadable file where it matters
+    }
   }
 
   @Override

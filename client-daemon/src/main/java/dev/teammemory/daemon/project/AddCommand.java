@@ -3,12 +3,15 @@ package dev.teammemory.daemon.project;
 import dev.teammemory.daemon.cli.Tmem;
 import dev.teammemory.daemon.cli.UserError;
 import dev.teammemory.daemon.config.StateHome;
+import dev.teammemory.daemon.login.StoredLogin;
 import dev.teammemory.daemon.memory.Environment;
 import dev.teammemory.daemon.memory.MemoryLocation;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashSet;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -47,6 +50,30 @@ public final class AddCommand implements Callable<Integer> {
       description = "The team folder (default: <auto-memory dir>/team/ of the checkout).")
   Path teamDir;
 
+  /**
+   * The repository of an origin on github.com or on the GitHub host of a stored login (a GitHub
+   * Enterprise Server the developer logged in through).
+   */
+  private static String repositoryOf(String origin, Path checkout) {
+    Set<String> hosts = new LinkedHashSet<>();
+    hosts.add("github.com");
+    hosts.addAll(StoredLogin.githubHosts(System.getenv()));
+    for (String host : hosts) {
+      Optional<String> slug = GitCheckout.repoOf(origin, host);
+      if (slug.isPresent()) {
+        return slug.get();
+      }
+    }
+    throw UserError.usage(
+        "origin of "
+            + checkout
+            + " ("
+            + GitCheckout.withoutUserInfo(origin)
+            + ") is not a repository on "
+            + String.join(" or ", hosts)
+            + ": pass --repo owner/name");
+  }
+
   @Override
   public Integer call() throws IOException {
     Path start = (directory == null ? Path.of("") : directory).toAbsolutePath().normalize();
@@ -66,16 +93,7 @@ public final class AddCommand implements Callable<Integer> {
         throw UserError.usage(
             checkout.get() + " has no remote named origin: pass --repo owner/name");
       }
-      slug =
-          GitCheckout.repoOf(origin.get())
-              .orElseThrow(
-                  () ->
-                      UserError.usage(
-                          "origin of "
-                              + checkout.get()
-                              + " is not a GitHub repository URL ("
-                              + origin.get()
-                              + "): pass --repo owner/name"));
+      slug = repositoryOf(origin.get(), checkout.get());
     } else if (!RepoSlug.isValid(slug)) {
       throw UserError.usage("--repo must be owner/name (a GitHub repository): " + slug);
     }

@@ -49,6 +49,14 @@ public final class GitCheckout {
     return Optional.empty();
   }
 
+  /**
+   * The remote URL fit for a message: an https remote may carry a user and a token ({@code
+   * https://user:token@host/o/r}), which must not be shown.
+   */
+  public static String withoutUserInfo(String remoteUrl) {
+    return remoteUrl.replaceFirst("^([A-Za-z][A-Za-z0-9+.-]*://)[^/@]*@", "$1");
+  }
+
   /** The root of the git checkout containing {@code directory}, if it is in one. */
   public static Optional<Path> root(Path directory) {
     return git(directory, "rev-parse", "--show-toplevel").map(Path::of);

@@ -117,7 +117,8 @@ class DaemonInstallCommandTest {
         .contains(
             "Wrote "
                 + settings
-                + "; set TMEM_SERVER_URL there (your team's server) before starting the daemon.\n");
+                + "; the daemon uses the server you logged in to with `tmem login`, or set"
+                + " TMEM_SERVER_URL there (your team's server) before starting it.\n");
   }
 
   @Test

@@ -33,11 +33,14 @@ final class FakeGitHub implements AutoCloseable {
   private static final String ERROR_URI =
       "https://docs.github.com/developers/apps/authorizing-oauth-apps#error-codes-for-the-device-flow";
 
+  private static final String REPOS = "/api/v3/repos/";
+
   private final MockWebServer server = new MockWebServer();
   private final List<RecordedRequest> requests = new CopyOnWriteArrayList<>();
   private final Deque<MockResponse> tokenAnswers = new ConcurrentLinkedDeque<>();
   private final Map<String, String> users = new ConcurrentHashMap<>();
   private final Set<String> readableRepos = ConcurrentHashMap.newKeySet();
+  private final Set<String> writableRepos = ConcurrentHashMap.newKeySet();
   private volatile boolean offersGitHubLogin = true;
   private volatile boolean serverAcceptsGitHubTokens = true;
   private volatile MockResponse deviceCodeAnswer = deviceCode(900, 5);
@@ -108,6 +111,12 @@ final class FakeGitHub implements AutoCloseable {
 
   void grantsReadAccessTo(String repo) {
     readableRepos.add(repo);
+  }
+
+  /** GitHub reports push (and pull) permission on the repository for every known token. */
+  void grantsWriteAccessTo(String repo) {
+    readableRepos.add(repo);
+    writableRepos.add(repo);
   }
 
   List<RecordedRequest> requests(String path) {
@@ -261,10 +270,37 @@ final class FakeGitHub implements AutoCloseable {
                 "{\"error\":{\"message\":\"not found\",\"details\":{\"error_code\":\"not_found\"}}}");
       }
       default ->
-          json(
-              404,
-              "{\"message\":\"Not Found\",\"documentation_url\":\"https://docs.github.com/rest\"}");
+          path.startsWith(REPOS)
+              ? repository(request, path.substring(REPOS.length()))
+              : json(
+                  404,
+                  "{\"message\":\"Not Found\",\"documentation_url\":\"https://docs.github.com/rest\"}");
     };
+  }
+
+  /** {@code GET /repos/{owner}/{repo}} as the server asks it: the user's permissions. */
+  private MockResponse repository(RecordedRequest request, String slug) {
+    if (!users.containsKey(bearer(request))) {
+      return json(401, "{\"message\":\"Bad credentials\",\"status\":\"401\"}");
+    }
+    if (!readableRepos.contains(slug)) {
+      return json(
+          404,
+          "{\"message\":\"Not Found\",\"documentation_url\":"
+              + "\"https://docs.github.com/rest/repos/repos#get-a-repository\",\"status\":\"404\"}");
+    }
+    boolean push = writableRepos.contains(slug);
+    return json(
+        200,
+        "{\"id\":1296269,\"name\":\""
+            + slug.substring(slug.indexOf('/') + 1)
+            + "\",\"full_name\":\""
+            + slug
+            + "\",\"private\":true,\"permissions\":{\"admin\":false,\"maintain\":false,\"push\":"
+            + push
+            + ",\"triage\":"
+            + push
+            + ",\"pull\":true}}");
   }
 
   private static String bearer(RecordedRequest request) {

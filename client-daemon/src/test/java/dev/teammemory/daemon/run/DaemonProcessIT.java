@@ -328,7 +328,8 @@ class DaemonProcessIT {
     assertThat(process.exitValue()).isEqualTo(2);
     assertThat(output.strip())
         .isEqualTo(
-            "tmem: no team-memory server configured: TMEM_SERVER_URL is not set. Set it to your team's server,"
-                + " for example export TMEM_SERVER_URL=https://team-memory.example.com");
+            "tmem: no team-memory server configured: run tmem login --server URL with your team's"
+                + " server, or set TMEM_SERVER_URL (for example"
+                + " export TMEM_SERVER_URL=https://team-memory.example.com)");
   }
 }

@@ -129,6 +129,8 @@ class TeamSyncIT {
         DEADLINE,
         () -> hasContent(fixture.teamDir("bob").resolve("burst.md"), "edit 20\n"));
 
+    // The proxy records a PUT before alice reads its response: wait for her to settle first.
+    await("alice has nothing pending", DEADLINE, () -> alice.state().pendingKeys().isEmpty());
     assertThat(proxy.puts()).filteredOn(put -> put.body().contains("burst.md")).hasSize(1);
   }
 
@@ -147,11 +149,12 @@ class TeamSyncIT {
         DEADLINE,
         () -> SyncFixture.checksums(reader, repo).size() == 1000);
 
+    // The server commits the last batch before the proxy has recorded it and alice has read the
+    // response; once alice has settled her state, the proxy has recorded every PUT.
+    await("alice has nothing pending", DEADLINE, () -> alice.state().pendingKeys().isEmpty());
     assertThat(proxy.puts()).hasSizeGreaterThanOrEqualTo(5);
     assertThat(proxy.puts())
         .allSatisfy(put -> assertThat(put.requestBody().length).isLessThanOrEqualTo(200_000));
-    // The server commits the last batch before alice has read its response and settled her state.
-    await("alice has nothing pending", DEADLINE, () -> alice.state().pendingKeys().isEmpty());
 
     SyncEngine bob = fixture.daemon("bob", repo, server.url(), ServerProcess.BOB);
     await(
@@ -182,6 +185,7 @@ class TeamSyncIT {
         "both writes are on the server",
         DEADLINE,
         () -> entries(reader, repo).keySet().containsAll(java.util.Set.of("mine.md", "theirs.md")));
+    await("alice has nothing pending", DEADLINE, () -> alice.state().pendingKeys().isEmpty());
     assertThat(proxy.puts()).extracting(RecordingProxy.Exchange::status).contains(412, 200);
     assertThat(proxy.exchanges()).anyMatch(exchange -> exchange.target().contains("view=hashes"));
     await(
@@ -341,12 +345,13 @@ class TeamSyncIT {
         "the edit is on the server",
         DEADLINE,
         () -> "note 7, edited while stopped".equals(entries(reader, repo).get("n7.md")));
+    // As above: the proxy has recorded the PUT once alice has read its response.
+    await("nothing left pending", DEADLINE, () -> again.state().pendingKeys().isEmpty());
     var newPuts = proxy.puts().subList(putsBefore, proxy.puts().size());
     assertThat(newPuts).hasSize(1);
     @SuppressWarnings("unchecked")
     Map<String, Map<String, String>> body =
         new ObjectMapper().readValue(newPuts.get(0).body(), Map.class);
     assertThat(body.get("entries")).containsOnlyKeys("n7.md");
-    await("nothing left pending", DEADLINE, () -> again.state().pendingKeys().isEmpty());
   }
 }
