@@ -117,6 +117,11 @@ port_b="$(free_port)"
 while [ "$port_b" = "$port_a" ]; do port_b="$(free_port)"; done
 url_a="http://127.0.0.1:$port_a"
 url_b="http://127.0.0.1:$port_b"
+# The replicas offer GitHub login (the suite checks auth discovery), and GitHub is out of reach
+# here: a loopback stand-in refuses every token, so tokens outside the file get GitHub's 401.
+github_port="$(free_port)"
+"$java" "$root/deploy/scripts/GitHubThatKnowsNobody.java" "$github_port" > "$work/github.log" 2>&1 &
+pids+=($!)
 start_replica() { # name port
   env -u QUARKUS_DATASOURCE_JDBC_URL \
     QUARKUS_HTTP_PORT="$2" \
@@ -124,6 +129,7 @@ start_replica() { # name port
     QUARKUS_DATASOURCE_USERNAME=postgres QUARKUS_DATASOURCE_PASSWORD= \
     TMEM_AUTH_STATIC_TOKENS_FILE="$work/tokens.txt" \
     TMEM_AUTH_GITHUB_CLIENT_ID=Iv1.scaleout0proof \
+    TMEM_AUTH_GITHUB_API_URL="http://127.0.0.1:$github_port" \
     "$java" -Xmx512m -jar "$server_jar" > "$work/$1.log" 2>&1 &
   pids+=($!)
 }
