@@ -166,6 +166,30 @@ class ProtocolSuiteIT {
     }
   }
 
+  @Test
+  void aMisconfiguredServerStopsAtBootWithOneClearLineAndNoStackTrace() throws Exception {
+    Path tokensFile = work.resolve("broken-tokens.txt");
+    Files.writeString(tokensFile, "secret-token-value alice acme/widgets admin\n", UTF_8);
+    ServerProcess brokenFile =
+        launch(Map.of("TMEM_AUTH_STATIC_TOKENS_FILE", tokensFile.toString()), "broken-file");
+    ServerProcess slashedUrl =
+        launch(
+            Map.of(
+                "TMEM_AUTH_GITHUB_CLIENT_ID", "Iv1.suite0client0id",
+                "TMEM_AUTH_GITHUB_API_URL", "https://ghe.example.com/api/v3/"),
+            "slashed-url");
+
+    assertThat(brokenFile.awaitExit(STARTUP_DEADLINE)).isNotZero();
+    assertThat(brokenFile.log())
+        .contains("static tokens file " + tokensFile + ", line 1: ACCESS must be read or write")
+        .doesNotContain("secret-token-value")
+        .doesNotContain("\tat ");
+    assertThat(slashedUrl.awaitExit(STARTUP_DEADLINE)).isNotZero();
+    assertThat(slashedUrl.log())
+        .contains("TMEM_AUTH_GITHUB_API_URL must not end with '/': https://ghe.example.com/api/v3/")
+        .doesNotContain("\tat ");
+  }
+
   /** The random tokens of one test: a writer and a reader of the owner, and an outsider. */
   private record Tokens(String writer, String reader, String outsider) {
 
@@ -218,6 +242,16 @@ class ProtocolSuiteIT {
     ServerProcess server = ServerProcess.start(jar, work.resolve(name + ".log"), environment);
     cleanup.add(server);
     server.awaitReady(STARTUP_DEADLINE);
+    return server;
+  }
+
+  /** Starts the jar without waiting for it to be ready (it may be meant to fail). */
+  private ServerProcess launch(Map<String, String> authentication, String name) throws IOException {
+    Path jar = Path.of(requiredProperty("tmem.server.jar"));
+    Map<String, String> environment = new LinkedHashMap<>(authentication);
+    environment.put("TMEM_DATA_DIR", work.resolve("data-" + name).toString());
+    ServerProcess server = ServerProcess.start(jar, work.resolve(name + ".log"), environment);
+    cleanup.add(server);
     return server;
   }
 
@@ -438,6 +472,18 @@ class ProtocolSuiteIT {
       } catch (Exception notStopped) {
         handle.destroyForcibly();
       }
+    }
+
+    /** Waits for the process to end by itself; its exit code. */
+    int awaitExit(Duration deadline) throws InterruptedException {
+      assertThat(process.waitFor(deadline.toMillis(), TimeUnit.MILLISECONDS))
+          .as("the server stopped by itself")
+          .isTrue();
+      return process.exitValue();
+    }
+
+    String log() throws IOException {
+      return Files.readString(log, UTF_8);
     }
 
     String tail() {

@@ -4,10 +4,13 @@ import dev.teammemory.protocol.ErrorCodes;
 import dev.teammemory.protocol.ErrorEnvelope;
 import dev.teammemory.server.errors.ApiException;
 import io.quarkus.runtime.Startup;
+import io.quarkus.runtime.configuration.ConfigurationException;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
 import org.jboss.logging.Logger;
@@ -41,7 +44,7 @@ public class Authentication {
       GitHubConfig gitHubConfig,
       Instance<GitHubTokens> gitHubTokens,
       Instance<GitHubAccess> gitHubAccess) {
-    this.staticTokens = config.staticTokensFile().map(StaticTokens::load);
+    this.staticTokens = config.staticTokensFile().map(Authentication::loadStaticTokens);
     staticTokens.ifPresent(
         loaded ->
             LOG.infof(
@@ -109,13 +112,26 @@ public class Authentication {
   }
 
   /**
+   * The tokens file, or a {@link ConfigurationException}: Quarkus prints its message alone, where
+   * any other failure at boot comes with a stack trace. The message names the file and line, never
+   * a token.
+   */
+  private static StaticTokens loadStaticTokens(Path file) {
+    try {
+      return StaticTokens.load(file);
+    } catch (IllegalArgumentException | UncheckedIOException e) {
+      String cause = e.getCause() == null ? "" : " (" + e.getCause().getMessage() + ")";
+      throw new ConfigurationException(e.getMessage() + cause);
+    }
+  }
+
+  /**
    * quarkus-oidc appends {@code /user} to the configured API URL as written, so a trailing slash
    * would make every token look invalid; say so at boot instead.
    */
   private static void requireNoTrailingSlash(String apiUrl) {
     if (apiUrl.strip().endsWith("/")) {
-      throw new IllegalArgumentException(
-          "TMEM_AUTH_GITHUB_API_URL must not end with '/': " + apiUrl);
+      throw new ConfigurationException("TMEM_AUTH_GITHUB_API_URL must not end with '/': " + apiUrl);
     }
   }
 

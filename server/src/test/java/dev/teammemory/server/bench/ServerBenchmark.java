@@ -5,6 +5,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.teammemory.protocol.Checksums;
 import dev.teammemory.protocol.ProtocolJson;
+import dev.teammemory.server.github.FakeGitHub;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -40,10 +41,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * prints the same work done directly in PostgreSQL through JDBC (the statements the server runs,
  * with the checksum computed in Java) and the ratio. Not a test: it asserts nothing.
  *
+ * <p>GitHub login is on, against a {@link FakeGitHub} on loopback, as on a team's deployment; the
+ * static token is looked up first and never reaches it. The {@code auth} operation runs the hashes
+ * probe with a GitHub token beside the same probe with the static token, and prints how many times
+ * the fake GitHub was asked meanwhile.
+ *
  * <p>Run: {@code ./mvnw -q -pl server package -DskipTests && ./mvnw -q -pl server exec:java
  * -Dexec.classpathScope=test -Dexec.mainClass=dev.teammemory.server.bench.ServerBenchmark}
  * (optional: {@code -Dbench.seconds=15} measured per operation and side, {@code
- * -Dbench.warmup.seconds=20} per operation, {@code -Dbench.operations=hashes,get,put}, {@code
+ * -Dbench.warmup.seconds=20} per operation, {@code -Dbench.operations=hashes,get,put,auth}, {@code
  * -Dbench.server.jvm="-XX:StartFlightRecording=…"} to profile the server).
  */
 public final class ServerBenchmark {
@@ -53,6 +59,12 @@ public final class ServerBenchmark {
   private static final int ENTRY_BYTES = 1_000;
   private static final int PUT_ENTRIES = 5;
   private static final String TOKEN = "benchmark-token";
+
+  /** A GitHub user's token (opaque, like GitHub's), with write on the probed repository. */
+  private static final String GITHUB_TOKEN = "gho_benchmark0github0token";
+
+  private static final String GITHUB_LOGIN = "benchmark-github-user";
+
   private static final String PATH = "/api/claude_code/team_memory";
   private static final int ROUNDS = 3;
 
@@ -92,6 +104,7 @@ public final class ServerBenchmark {
           .build();
   private String jdbcUrl;
   private URI base;
+  private FakeGitHub gitHub;
 
   private ServerBenchmark() {}
 
@@ -102,8 +115,12 @@ public final class ServerBenchmark {
   private void run() throws Exception {
     Path work = Files.createTempDirectory("tmem-bench");
     try (EmbeddedPostgres postgres =
-        EmbeddedPostgres.builder().setPGStartupWait(Duration.ofSeconds(60)).start()) {
+            EmbeddedPostgres.builder().setPGStartupWait(Duration.ofSeconds(60)).start();
+        FakeGitHub fakeGitHub = new FakeGitHub()) {
       jdbcUrl = postgres.getJdbcUrl("postgres", "postgres");
+      gitHub = fakeGitHub;
+      gitHub.addUser(GITHUB_TOKEN, GITHUB_LOGIN, 4_242);
+      gitHub.grant(GITHUB_LOGIN, repo(0), "write");
       Process server = startServer(work);
       try {
         awaitReady(server);
@@ -131,6 +148,9 @@ public final class ServerBenchmark {
           rows.add(compare("small PUT (5 entries, If-Match)", this::serverPut, this::postgresPut));
         }
         print(rows);
+        if (operations.contains("auth")) {
+          printAuthentication(compareAuthentication());
+        }
       } finally {
         server.destroy();
         server.waitFor();
@@ -165,6 +185,8 @@ public final class ServerBenchmark {
     environment.put("QUARKUS_HTTP_PORT", Integer.toString(port));
     environment.put("QUARKUS_DATASOURCE_JDBC_MAX_SIZE", "20");
     environment.put("TMEM_AUTH_STATIC_TOKENS_FILE", tokens.toString());
+    environment.put("TMEM_AUTH_GITHUB_CLIENT_ID", "Iv1.benchmark0client");
+    environment.put("TMEM_AUTH_GITHUB_API_URL", gitHub.apiUrl());
     System.out.printf("Server log: %s%n", work.resolve("server.log"));
     return builder.start();
   }
@@ -258,9 +280,17 @@ public final class ServerBenchmark {
   }
 
   private Worker serverHashes(int worker) throws IOException {
+    return hashesProbe(TOKEN);
+  }
+
+  private Worker serverHashesWithGitHubToken(int worker) throws IOException {
+    return hashesProbe(GITHUB_TOKEN);
+  }
+
+  private Worker hashesProbe(String token) throws IOException {
     RawHttpConnection connection = connection();
     String target = target(0, "&view=hashes");
-    Map<String, String> headers = Map.of("Authorization", "Bearer " + TOKEN);
+    Map<String, String> headers = Map.of("Authorization", "Bearer " + token);
     return new Worker(
         () -> expectOk(connection.send("GET", target, headers, null, false).status()), connection);
   }
@@ -482,16 +512,9 @@ public final class ServerBenchmark {
    */
   private String[] compare(String name, WorkerFactory server, WorkerFactory postgres)
       throws Exception {
-    long[] viaServer = new long[2];
-    long[] direct = new long[2];
-    Duration slice = measure.dividedBy(ROUNDS);
-    for (int round = 0; round < ROUNDS; round++) {
-      Duration warm = Duration.ofSeconds(1);
-      add(viaServer, throughput(server, warm, slice));
-      add(direct, throughput(postgres, warm, slice));
-    }
-    double serverRate = viaServer[0] / (viaServer[1] / 1e9);
-    double directRate = direct[0] / (direct[1] / 1e9);
+    double[] rates = alternate(server, postgres);
+    double serverRate = rates[0];
+    double directRate = rates[1];
     System.out.printf(
         Locale.ROOT,
         "%-34s server %8.0f req/s   PostgreSQL alone %8.0f req/s   ratio %.2f%n",
@@ -506,6 +529,66 @@ public final class ServerBenchmark {
       String.format(Locale.ROOT, "%.2f", serverRate / directRate)
     };
   }
+
+  /** Requests per second of each side, measured in ROUNDS alternating slices. */
+  private double[] alternate(WorkerFactory first, WorkerFactory second) throws Exception {
+    long[] firstTotal = new long[2];
+    long[] secondTotal = new long[2];
+    Duration slice = measure.dividedBy(ROUNDS);
+    for (int round = 0; round < ROUNDS; round++) {
+      Duration warm = Duration.ofSeconds(1);
+      add(firstTotal, throughput(first, warm, slice));
+      add(secondTotal, throughput(second, warm, slice));
+    }
+    return new double[] {
+      firstTotal[0] / (firstTotal[1] / 1e9), secondTotal[0] / (secondTotal[1] / 1e9)
+    };
+  }
+
+  /**
+   * What GitHub authentication costs per request once its caches are warm: the hashes probe with
+   * the GitHub token against the same probe with the static token, on the same server, alternating
+   * like {@link #compare}. A GitHub token costs a lookup in quarkus-oidc's token cache and one
+   * {@code repo_access} SELECT for the permission; the static token costs neither.
+   *
+   * <p>The fake GitHub's calls are counted over the comparison (slices and their one-second
+   * warm-ups): about zero shows the two caches hold. The GitHub side warms up right before, so that
+   * its first calls fall outside, and the cached entries (TMEM_AUTH_GITHUB_CACHE_TTL, 3 minutes)
+   * expire inside only when {@code bench.seconds} is above a minute or so.
+   */
+  private AuthenticationCost compareAuthentication() throws Exception {
+    int userCallsBefore = gitHub.userCalls();
+    int repositoryCallsBefore = gitHub.repositoryCalls();
+    System.out.printf("Warming up the GitHub-token path for %d s…%n", warmUp.toSeconds());
+    throughput(this::serverHashesWithGitHubToken, warmUp, Duration.ZERO);
+    System.out.printf(
+        "GitHub was asked during that warm-up: /user %d times, /repos %d times%n",
+        gitHub.userCalls() - userCallsBefore, gitHub.repositoryCalls() - repositoryCallsBefore);
+    int userCalls = gitHub.userCalls();
+    int repositoryCalls = gitHub.repositoryCalls();
+    double[] rates = alternate(this::serverHashes, this::serverHashesWithGitHubToken);
+    AuthenticationCost cost =
+        new AuthenticationCost(
+            rates[0],
+            rates[1],
+            gitHub.userCalls() - userCalls,
+            gitHub.repositoryCalls() - repositoryCalls);
+    System.out.printf(
+        Locale.ROOT,
+        "%-34s static token %8.0f req/s   GitHub token %8.0f req/s   ratio %.2f"
+            + "   GitHub asked: /user %d, /repos %d%n",
+        "hashes probe, by token",
+        cost.staticRate(),
+        cost.gitHubRate(),
+        cost.gitHubRate() / cost.staticRate(),
+        cost.userCalls(),
+        cost.repositoryCalls());
+    return cost;
+  }
+
+  /** Requests per second with each kind of token, and GitHub's calls while they were measured. */
+  private record AuthenticationCost(
+      double staticRate, double gitHubRate, int userCalls, int repositoryCalls) {}
 
   private static void add(long[] total, long[] slice) {
     total[0] += slice[0];
@@ -564,5 +647,21 @@ public final class ServerBenchmark {
     for (String[] row : rows) {
       System.out.printf("| %s | %s | %s | %s |%n", row[0], row[1], row[2], row[3]);
     }
+  }
+
+  private static void printAuthentication(AuthenticationCost cost) {
+    System.out.println();
+    System.out.println(
+        "| hashes probe (16 clients) | static token req/s | GitHub token req/s | GitHub / static |"
+            + " GitHub calls meanwhile (/user, /repos) |");
+    System.out.println("|---|---:|---:|---:|---:|");
+    System.out.printf(
+        Locale.ROOT,
+        "| hashes probe | %.0f | %.0f | %.2f | %d, %d |%n",
+        cost.staticRate(),
+        cost.gitHubRate(),
+        cost.gitHubRate() / cost.staticRate(),
+        cost.userCalls(),
+        cost.repositoryCalls());
   }
 }
