@@ -14,6 +14,7 @@ import static org.hamcrest.Matchers.startsWith;
 
 import dev.teammemory.server.github.FakeGitHub.Availability;
 import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.ValidatableResponse;
 import jakarta.inject.Inject;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicLong;
@@ -53,18 +54,8 @@ class GitHubAuthenticationTest {
     String repo = fresh("gh-push");
     gitHub().grant(user.login(), repo, "write");
 
-    as(user.token())
-        .queryParam("repo", repo)
-        .body(entries("a.md", "one"))
-        .put(PATH)
-        .then()
-        .statusCode(200);
-    as(user.token())
-        .queryParam("repo", repo)
-        .get(PATH)
-        .then()
-        .statusCode(200)
-        .body("content.entries.'a.md'", equalTo("one"));
+    putAs(user.token(), repo, "one").statusCode(200);
+    getAs(user.token(), repo).statusCode(200).body("content.entries.'a.md'", equalTo("one"));
     as(user.token())
         .queryParam("repo", repo)
         .queryParam("key", "a.md")
@@ -79,82 +70,45 @@ class GitHubAuthenticationTest {
     GitHubUser reader = newUser("reader");
     String repo = fresh("gh-read");
     gitHub().grant(reader.login(), repo, "read");
-    as(WRITER)
-        .queryParam("repo", repo)
-        .body(entries("a.md", "one"))
-        .put(PATH)
-        .then()
-        .statusCode(200);
+    putAs(WRITER, repo, "one").statusCode(200);
 
-    as(reader.token()).queryParam("repo", repo).get(PATH).then().statusCode(200);
-    as(reader.token())
-        .queryParam("repo", repo)
-        .body(entries("a.md", "changed"))
-        .put(PATH)
-        .then()
+    getAs(reader.token(), repo).statusCode(200);
+    putAs(reader.token(), repo, "changed")
         .statusCode(403)
         .body("error.details.error_code", equalTo("forbidden"))
         .body("error.message", containsString("writing needs write (push) access"));
 
-    as(WRITER)
-        .queryParam("repo", repo)
-        .get(PATH)
-        .then()
-        .body("content.entries.'a.md'", equalTo("one"));
+    getAs(WRITER, repo).body("content.entries.'a.md'", equalTo("one"));
   }
 
   @Test
   void aRepositoryGitHubHidesIs404ForReadsAndWrites() {
     GitHubUser outsider = newUser("outsider");
     String repo = fresh("gh-hidden");
-    as(WRITER)
-        .queryParam("repo", repo)
-        .body(entries("a.md", "one"))
-        .put(PATH)
-        .then()
-        .statusCode(200);
+    putAs(WRITER, repo, "one").statusCode(200);
 
-    as(outsider.token())
-        .queryParam("repo", repo)
-        .get(PATH)
-        .then()
+    getAs(outsider.token(), repo)
         .statusCode(404)
         .body("error.details.error_code", equalTo("not_found"));
-    as(outsider.token())
-        .queryParam("repo", repo)
-        .body(entries("a.md", "mine now"))
-        .put(PATH)
-        .then()
-        .statusCode(404);
-    as(WRITER)
-        .queryParam("repo", repo)
-        .get(PATH)
-        .then()
-        .body("content.entries.'a.md'", equalTo("one"));
+    putAs(outsider.token(), repo, "mine now").statusCode(404);
+    getAs(WRITER, repo).body("content.entries.'a.md'", equalTo("one"));
   }
 
   @Test
   void aTokenGitHubRejectsIs401WithTheBearerChallenge() {
     String repo = fresh("gh-bad-token");
-    as("gho_neverIssuedByGitHub")
-        .queryParam("repo", repo)
-        .body(entries("a.md", "one"))
-        .put(PATH)
-        .then()
+    putAs("gho_neverIssuedByGitHub", repo, "one")
         .statusCode(401)
         .header("WWW-Authenticate", startsWith("Bearer"))
         .body("error.details.error_code", equalTo("unauthorized"))
         .body("error.message", containsString("tmem login"))
         .body("error.message", not(containsString("gho_")));
-    as(WRITER).queryParam("repo", repo).get(PATH).then().statusCode(404);
+    getAs(WRITER, repo).statusCode(404);
   }
 
   @Test
   void aJwtShapedTokenGitHubDoesNotKnowIs401() {
-    as("eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJtYWxsb3J5In0.c2lnbmF0dXJl")
-        .queryParam("repo", fresh("gh-jwt"))
-        .get(PATH)
-        .then()
+    getAs("eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJtYWxsb3J5In0.c2lnbmF0dXJl", fresh("gh-jwt"))
         .statusCode(401)
         .body("error.details.error_code", equalTo("unauthorized"));
   }
@@ -185,16 +139,16 @@ class GitHubAuthenticationTest {
     GitHubUser user = newUser("demoted");
     String repo = fresh("gh-demoted");
     gitHub().grant(user.login(), repo, "write");
-    putAs(user, repo, "one").statusCode(200);
+    putAs(user.token(), repo, "one").statusCode(200);
 
     gitHub().grant(user.login(), repo, "read");
-    putAs(user, repo, "two").statusCode(200); // the cached push permission still holds
+    putAs(user.token(), repo, "two").statusCode(200); // the cached push permission still holds
 
     // The expiry job's delegate, run as if the cache lifetime had passed.
     assertThat(cache.expire(Instant.now().plus(config.cacheTtl()).plusSeconds(1))).isPositive();
 
-    putAs(user, repo, "three").statusCode(403);
-    as(user.token()).queryParam("repo", repo).get(PATH).then().statusCode(200);
+    putAs(user.token(), repo, "three").statusCode(403);
+    getAs(user.token(), repo).statusCode(200);
   }
 
   @Test
@@ -202,7 +156,7 @@ class GitHubAuthenticationTest {
     GitHubUser user = newUser("renamed");
     String repo = fresh("gh-id");
     gitHub().grant(user.login(), repo, "read");
-    as(user.token()).queryParam("repo", repo).get(PATH).then().statusCode(404);
+    getAs(user.token(), repo).statusCode(404);
 
     Caller renamed = Caller.ofGitHub("a-new-login", user.id());
     assertThat(cache.lookup(renamed, RepositorySlug.parse(repo).orElseThrow(), Instant.now()))
@@ -214,12 +168,12 @@ class GitHubAuthenticationTest {
     GitHubUser user = newUser("revoked");
     String repo = fresh("gh-revoked");
     gitHub().grant(user.login(), repo, "write");
-    putAs(user, repo, "one").statusCode(200);
+    putAs(user.token(), repo, "one").statusCode(200);
 
     gitHub().revoke(user.token());
     cache.expire(Instant.now().plus(config.cacheTtl()).plusSeconds(1));
 
-    putAs(user, repo, "two")
+    putAs(user.token(), repo, "two")
         .statusCode(401)
         .header("WWW-Authenticate", startsWith("Bearer"))
         .body("error.message", containsString("tmem login"));
@@ -233,7 +187,7 @@ class GitHubAuthenticationTest {
       gitHub().grant(user.login(), repo, "write");
       gitHub().availability(down);
 
-      putAs(user, repo, "one")
+      putAs(user.token(), repo, "one")
           .statusCode(503)
           .contentType("application/json")
           .header("Retry-After", "30")
@@ -241,7 +195,7 @@ class GitHubAuthenticationTest {
           .body("error.message", containsString("GitHub could not be reached"));
 
       gitHub().availability(Availability.UP);
-      as(WRITER).queryParam("repo", repo).get(PATH).then().statusCode(404);
+      getAs(WRITER, repo).statusCode(404);
     }
   }
 
@@ -250,17 +204,17 @@ class GitHubAuthenticationTest {
     GitHubUser user = newUser("permission-outage");
     String repo = fresh("gh-perm-down");
     gitHub().grant(user.login(), repo, "write");
-    as(user.token()).queryParam("repo", fresh("gh-warm-up")).get(PATH).then().statusCode(404);
+    getAs(user.token(), fresh("gh-warm-up")).statusCode(404);
 
     gitHub().availability(Availability.FAILING);
-    putAs(user, repo, "one")
+    putAs(user.token(), repo, "one")
         .statusCode(503)
         .header("Retry-After", "30")
         .body("error.details.error_code", equalTo("auth_provider_unavailable"))
         .body("error.message", containsString("answered 502"));
 
     gitHub().availability(Availability.UP);
-    putAs(user, repo, "one").statusCode(200);
+    putAs(user.token(), repo, "one").statusCode(200);
   }
 
   @Test
@@ -275,12 +229,13 @@ class GitHubAuthenticationTest {
     assertThat(gitHub().userCalls()).isEqualTo(userCallsBefore);
   }
 
-  private static io.restassured.response.ValidatableResponse putAs(
-      GitHubUser user, String repo, String content) {
-    return as(user.token())
-        .queryParam("repo", repo)
-        .body(entries("a.md", content))
-        .put(PATH)
-        .then();
+  /** PUTs {@code a.md} with the content as the token's holder. */
+  private static ValidatableResponse putAs(String token, String repo, String content) {
+    return as(token).queryParam("repo", repo).body(entries("a.md", content)).put(PATH).then();
+  }
+
+  /** The full GET as the token's holder. */
+  private static ValidatableResponse getAs(String token, String repo) {
+    return as(token).queryParam("repo", repo).get(PATH).then();
   }
 }
