@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.teammemory.daemon.memory.Environment;
 import dev.teammemory.daemon.testing.ServerProcess;
 import dev.teammemory.daemon.testing.SyncFixture;
+import dev.teammemory.daemon.testing.TmemCommand;
 import dev.teammemory.protocol.client.Response;
 import dev.teammemory.protocol.client.TeamMemoryClient;
 import java.io.IOException;
@@ -153,13 +154,7 @@ class GitHubLoginIT {
    * returns its output.
    */
   private String tmem(String... arguments) throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>();
-    command.add(ProcessHandle.current().info().command().orElse("java"));
-    command.add("-Xmx256m");
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add("dev.teammemory.daemon.cli.Tmem");
-    command.addAll(List.of(arguments));
+    List<String> command = TmemCommand.of(arguments);
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
     builder.environment().keySet().removeIf(name -> name.startsWith("TMEM_"));
     builder.environment().put("XDG_STATE_HOME", root.resolve("state").toString());

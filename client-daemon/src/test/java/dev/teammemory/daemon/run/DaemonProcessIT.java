@@ -10,6 +10,7 @@ import dev.teammemory.daemon.testing.Conditions;
 import dev.teammemory.daemon.testing.RecordingProxy;
 import dev.teammemory.daemon.testing.ServerProcess;
 import dev.teammemory.daemon.testing.SyncFixture;
+import dev.teammemory.daemon.testing.TmemCommand;
 import dev.teammemory.protocol.client.TeamMemoryClient;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -69,13 +70,7 @@ class DaemonProcessIT {
   }
 
   private Process tmem(String url, Path log, String... arguments) throws IOException {
-    List<String> command = new ArrayList<>();
-    command.add(ProcessHandle.current().info().command().orElse("java"));
-    command.add("-Xmx256m");
-    command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
-    command.add("dev.teammemory.daemon.cli.Tmem");
-    command.addAll(List.of(arguments));
+    List<String> command = TmemCommand.of(arguments);
     ProcessBuilder builder =
         new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
     builder.environment().put("TMEM_SERVER_URL", url);
@@ -308,16 +303,7 @@ class DaemonProcessIT {
   @Test
   void syncWithoutAServerUrlIsAUsageErrorThatSaysWhatToSet() throws Exception {
     List<String> command =
-        List.of(
-            ProcessHandle.current().info().command().orElse("java"),
-            "-cp",
-            System.getProperty("java.class.path"),
-            "dev.teammemory.daemon.cli.Tmem",
-            "sync",
-            "--team-dir",
-            root.toString(),
-            "--repo",
-            "acme/widgets");
+        TmemCommand.of("sync", "--team-dir", root.toString(), "--repo", "acme/widgets");
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
     builder.environment().remove("TMEM_SERVER_URL");
     builder.environment().put("XDG_STATE_HOME", root.resolve("state").toString());
