@@ -4,11 +4,16 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 
 /**
  * GitHub users' repository permissions: from the {@code repo_access} cache while it is fresh, else
  * from GitHub, then cached for {@code TMEM_AUTH_GITHUB_CACHE_TTL}. Every replica shares the cache,
- * so a team of daemons costs GitHub one call per user and repository every few minutes.
+ * so a team of daemons costs GitHub one call per user and repository every few minutes. Requests
+ * that miss the cache together wait for one call to GitHub instead of each making their own.
  */
 @ApplicationScoped
 class GitHubAccess {
@@ -16,6 +21,11 @@ class GitHubAccess {
   private final RepositoryAccessCache cache;
   private final GitHubRepositories repositories;
   private final GitHubConfig config;
+  private final ConcurrentMap<Lookup, CompletableFuture<Permission>> inFlight =
+      new ConcurrentHashMap<>();
+
+  /** One caller's question about one repository. */
+  private record Lookup(String callerId, String repositoryKey) {}
 
   @Inject
   GitHubAccess(RepositoryAccessCache cache, GitHubRepositories repositories, GitHubConfig config) {
@@ -35,8 +45,33 @@ class GitHubAccess {
     if (cached.isPresent()) {
       return cached.get();
     }
-    Permission reported = repositories.permission(token, repository);
-    cache.remember(caller, repository, reported, now, config.cacheTtl());
-    return reported;
+    Lookup lookup = new Lookup(caller.id(), repository.key());
+    CompletableFuture<Permission> mine = new CompletableFuture<>();
+    CompletableFuture<Permission> running = inFlight.putIfAbsent(lookup, mine);
+    if (running != null) {
+      return answerOf(running);
+    }
+    try {
+      Permission reported = repositories.permission(token, repository);
+      cache.remember(caller, repository, reported, now, config.cacheTtl());
+      mine.complete(reported);
+      return reported;
+    } catch (RuntimeException failure) {
+      mine.completeExceptionally(failure); // the waiting requests get the same 401 or 503
+      throw failure;
+    } finally {
+      inFlight.remove(lookup, mine);
+    }
+  }
+
+  private static Permission answerOf(CompletableFuture<Permission> running) {
+    try {
+      return running.join();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof RuntimeException failure) {
+        throw failure;
+      }
+      throw e;
+    }
   }
 }

@@ -16,7 +16,14 @@ import dev.teammemory.server.github.FakeGitHub.Availability;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.ValidatableResponse;
 import jakarta.inject.Inject;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -36,6 +43,7 @@ class GitHubAuthenticationTest {
   @AfterEach
   void gitHubIsBack() {
     gitHub().availability(Availability.UP);
+    gitHub().repositoryDelay(Duration.ZERO);
   }
 
   /** A GitHub user no other test knows, with their token. */
@@ -131,6 +139,31 @@ class GitHubAuthenticationTest {
     }
 
     assertThat(gitHub().userCalls() - userCallsBefore).isEqualTo(1);
+    assertThat(gitHub().repositoryCalls() - repositoryCallsBefore).isEqualTo(1);
+  }
+
+  @Test
+  void requestsThatMissTheCacheTogetherCostGitHubOneRepositoryCall() throws Exception {
+    GitHubUser user = newUser("parallel");
+    String repo = fresh("gh-parallel");
+    gitHub().grant(user.login(), repo, "read");
+    getAs(user.token(), fresh("gh-warm-up")).statusCode(404); // the token is verified and cached
+    gitHub().repositoryDelay(Duration.ofMillis(500));
+    int repositoryCallsBefore = gitHub().repositoryCalls();
+
+    ExecutorService clients = Executors.newFixedThreadPool(8);
+    try {
+      List<Future<Integer>> statuses = new ArrayList<>();
+      for (int i = 0; i < 8; i++) {
+        statuses.add(clients.submit(() -> getAs(user.token(), repo).extract().statusCode()));
+      }
+      for (Future<Integer> status : statuses) {
+        assertThat(status.get(30, TimeUnit.SECONDS)).isEqualTo(404); // readable, still empty
+      }
+    } finally {
+      clients.shutdownNow();
+    }
+
     assertThat(gitHub().repositoryCalls() - repositoryCallsBefore).isEqualTo(1);
   }
 

@@ -3,9 +3,11 @@ package dev.teammemory.server.github;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -48,6 +50,7 @@ public final class FakeGitHub implements AutoCloseable {
   private final AtomicInteger userCalls = new AtomicInteger();
   private final AtomicInteger repositoryCalls = new AtomicInteger();
   private volatile Availability availability = Availability.UP;
+  private volatile Duration repositoryDelay = Duration.ZERO;
 
   private record User(String login, long id) {}
 
@@ -133,6 +136,11 @@ public final class FakeGitHub implements AutoCloseable {
     }
   }
 
+  /** GitHub takes this long to answer about a repository (so that requests overlap). */
+  public void repositoryDelay(Duration delay) {
+    this.repositoryDelay = delay;
+  }
+
   /** How many times {@code /user} was asked. */
   public int userCalls() {
     return userCalls.get();
@@ -182,7 +190,7 @@ public final class FakeGitHub implements AutoCloseable {
                 + "\"https://docs.github.com/rest/repos/repos#get-a-repository\",\"status\":\"404\"}");
       }
       boolean push = access.equals("write");
-      return json(
+      return delayed(
           200,
           """
           {"id":1296269,"node_id":"MDEwOlJlcG9zaXRvcnkxMjk2MjY5","name":"%s","full_name":"%s",\
@@ -192,6 +200,12 @@ public final class FakeGitHub implements AutoCloseable {
               .formatted(repository.group(2), slug, repository.group(1), push, push));
     }
     return json(404, "{\"message\":\"Not Found\",\"status\":\"404\"}");
+  }
+
+  private MockResponse delayed(int status, String body) {
+    return new MockResponse.Builder(json(status, body))
+        .headersDelay(repositoryDelay.toMillis(), TimeUnit.MILLISECONDS)
+        .build();
   }
 
   private User user(String authorization) {
