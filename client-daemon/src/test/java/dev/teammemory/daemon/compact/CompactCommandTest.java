@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
@@ -62,17 +63,24 @@ class CompactCommandTest {
         environment, Clock.fixed(Instant.parse("2026-03-02T12:00:00Z"), ZoneOffset.UTC));
   }
 
+  /** {@code tmem compact} of the transcript with its notes, summarized up to the marker. */
+  private int compactWithNotes(String... more) {
+    List<String> arguments =
+        new ArrayList<>(
+            List.of(
+                "--transcript",
+                transcript.toString(),
+                "--notes",
+                notes.toString(),
+                "--last-summarized",
+                MARKER));
+    arguments.addAll(List.of(more));
+    return tmem.run(command(), arguments.toArray(String[]::new));
+  }
+
   @Test
   void textOutputIsTheCompactedConversationAsJsonLinesAndAReportOnStderr() {
-    int exit =
-        tmem.run(
-            command(),
-            "--transcript",
-            transcript.toString(),
-            "--notes",
-            notes.toString(),
-            "--last-summarized",
-            MARKER);
+    int exit = compactWithNotes();
 
     assertThat(exit).isZero();
     List<String> lines = tmem.out().lines().toList();
@@ -89,14 +97,7 @@ class CompactCommandTest {
 
   @Test
   void theWindowEdgeOnARealTranscriptKeepsEveryToolPairAndDropsTheImage() {
-    tmem.run(
-        command(),
-        "--transcript",
-        transcript.toString(),
-        "--notes",
-        notes.toString(),
-        "--last-summarized",
-        MARKER);
+    compactWithNotes();
 
     Transcript compacted = Transcript.parse(tmem.out());
     List<TranscriptEntry> messages = compacted.messages();
@@ -112,17 +113,7 @@ class CompactCommandTest {
 
   @Test
   void jsonOutputCarriesTheLevelTheTokenCountsAndTheMessages() {
-    int exit =
-        tmem.run(
-            command(),
-            "--transcript",
-            transcript.toString(),
-            "--notes",
-            notes.toString(),
-            "--last-summarized",
-            MARKER,
-            "--format",
-            "json");
+    int exit = compactWithNotes("--format", "json");
 
     assertThat(exit).isZero();
     JsonNode json = HandMadeTranscript.parse(tmem.out());
@@ -168,17 +159,7 @@ class CompactCommandTest {
   void outputGoesToAFileWhenAsked() throws IOException {
     Path output = home.resolve("compacted.jsonl");
 
-    int exit =
-        tmem.run(
-            command(),
-            "--transcript",
-            transcript.toString(),
-            "--notes",
-            notes.toString(),
-            "--last-summarized",
-            MARKER,
-            "--output",
-            output.toString());
+    int exit = compactWithNotes("--output", output.toString());
 
     assertThat(exit).isZero();
     assertThat(tmem.out()).isEmpty();
