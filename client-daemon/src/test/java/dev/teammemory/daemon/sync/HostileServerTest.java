@@ -2,10 +2,8 @@ package dev.teammemory.daemon.sync;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.teammemory.daemon.scan.SecretGuard;
 import dev.teammemory.daemon.testing.ScriptedServer;
-import dev.teammemory.protocol.Checksums;
 import dev.teammemory.protocol.client.TeamMemoryClient;
 import dev.teammemory.secrets.SecretScanner;
 import java.io.PrintWriter;
@@ -38,24 +36,7 @@ class HostileServerTest {
     entries.put("link/inside.md", "escaped");
     entries.put("dangling/x.md", "escaped");
     entries.put("ok/fine.md", "fine");
-    Map<String, String> checksums = new LinkedHashMap<>();
-    entries.forEach((key, value) -> checksums.put(key, Checksums.ofContent(value)));
-    String body =
-        new ObjectMapper()
-            .writeValueAsString(
-                Map.of(
-                    "organizationId",
-                    "acme",
-                    "repo",
-                    "acme/widgets",
-                    "version",
-                    3,
-                    "lastModified",
-                    "2026-11-21T10:15:30.123Z",
-                    "checksum",
-                    Checksums.ofRepository(checksums),
-                    "content",
-                    Map.of("entries", entries, "entryChecksums", checksums)));
+    String body = ScriptedServer.repositoryBody(3, entries);
 
     try (ScriptedServer server =
             new ScriptedServer(

@@ -2,11 +2,9 @@ package dev.teammemory.daemon.sync;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.teammemory.daemon.scan.SecretGuard;
 import dev.teammemory.daemon.testing.Conditions;
 import dev.teammemory.daemon.testing.ScriptedServer;
-import dev.teammemory.protocol.Checksums;
 import dev.teammemory.protocol.client.TeamMemoryClient;
 import dev.teammemory.secrets.SecretScanner;
 import java.nio.file.Files;
@@ -66,27 +64,7 @@ class PollingFallbackTest {
       Conditions.await(
           "the pull at start", Duration.ofSeconds(20), () -> engine.state().lastPull().isPresent());
 
-      Map<String, String> checksums = Map.of("news.md", Checksums.ofContent("a teammate's note\n"));
-      snapshot.set(
-          new ObjectMapper()
-              .writeValueAsString(
-                  Map.of(
-                      "organizationId",
-                      "acme",
-                      "repo",
-                      "acme/widgets",
-                      "version",
-                      1,
-                      "lastModified",
-                      "2026-11-21T10:15:30.123Z",
-                      "checksum",
-                      Checksums.ofRepository(checksums),
-                      "content",
-                      Map.of(
-                          "entries",
-                          Map.of("news.md", "a teammate's note\n"),
-                          "entryChecksums",
-                          checksums))));
+      snapshot.set(ScriptedServer.repositoryBody(1, Map.of("news.md", "a teammate's note\n")));
 
       Conditions.await(
           "the teammate's note arrives",

@@ -2,10 +2,8 @@ package dev.teammemory.daemon.sync;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.teammemory.daemon.scan.SecretGuard;
 import dev.teammemory.daemon.testing.ScriptedServer;
-import dev.teammemory.protocol.Checksums;
 import dev.teammemory.protocol.client.TeamMemoryClient;
 import dev.teammemory.secrets.SecretScanner;
 import java.nio.file.Files;
@@ -14,7 +12,6 @@ import java.nio.file.attribute.FileTime;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -24,24 +21,7 @@ class PullTest {
   @TempDir Path temporary;
 
   private SyncReport syncOnce(Map<String, String> entries, Path team) throws Exception {
-    Map<String, String> checksums = new TreeMap<>();
-    entries.forEach((key, value) -> checksums.put(key, Checksums.ofContent(value)));
-    String body =
-        new ObjectMapper()
-            .writeValueAsString(
-                Map.of(
-                    "organizationId",
-                    "acme",
-                    "repo",
-                    "acme/widgets",
-                    "version",
-                    4,
-                    "lastModified",
-                    "2026-11-21T10:15:30.123Z",
-                    "checksum",
-                    Checksums.ofRepository(checksums),
-                    "content",
-                    Map.of("entries", entries, "entryChecksums", checksums)));
+    String body = ScriptedServer.repositoryBody(4, entries);
     try (ScriptedServer server =
             new ScriptedServer(
                 request ->

@@ -1,7 +1,13 @@
 package dev.teammemory.daemon.testing;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.teammemory.protocol.Checksums;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
 import mockwebserver3.Dispatcher;
@@ -38,6 +44,34 @@ public final class ScriptedServer implements AutoCloseable {
 
   public List<RecordedRequest> puts() {
     return requests.stream().filter(request -> request.getMethod().equals("PUT")).toList();
+  }
+
+  /**
+   * The body of a full GET of {@code acme/widgets} holding {@code entries}, with their checksums
+   * and the repository checksum computed as the protocol defines them.
+   */
+  public static String repositoryBody(int version, Map<String, String> entries) {
+    Map<String, String> checksums = new LinkedHashMap<>();
+    entries.forEach((key, value) -> checksums.put(key, Checksums.ofContent(value)));
+    try {
+      return new ObjectMapper()
+          .writeValueAsString(
+              Map.of(
+                  "organizationId",
+                  "acme",
+                  "repo",
+                  "acme/widgets",
+                  "version",
+                  version,
+                  "lastModified",
+                  "2026-11-21T10:15:30.123Z",
+                  "checksum",
+                  Checksums.ofRepository(checksums),
+                  "content",
+                  Map.of("entries", entries, "entryChecksums", checksums)));
+    } catch (JsonProcessingException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   public static MockResponse json(int status, String body) {
