@@ -1,28 +1,13 @@
 package dev.teammemory.protocol.suite;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.teammemory.protocol.suite.ProtocolServer.Caller;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Auth discovery (PROTOCOL.md "Extensions", "Auth discovery"). */
-class AuthConfigExtensionTest {
-
-  private static ProtocolServer server;
-
-  @BeforeAll
-  static void connect() {
-    server = ProtocolServer.shared();
-  }
-
-  @BeforeEach
-  void onlyWhenExtensionsAreChecked() {
-    assumeTrue(server.config().extensions(), "extensions are not checked (extensions=false)");
-  }
+class AuthConfigExtensionTest extends ExtensionSuite {
 
   @Test
   void authConfigNeedsNoTokenAndNamesTheGitHubEndpoints() {

@@ -1,7 +1,6 @@
 package dev.teammemory.protocol.suite;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.teammemory.protocol.Checksums;
 import dev.teammemory.protocol.ErrorCodes;
@@ -9,26 +8,12 @@ import dev.teammemory.protocol.suite.ProtocolServer.Caller;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The long-poll change feed (PROTOCOL.md "Extensions", "Change feed"). */
-class ChangeFeedExtensionTest {
+class ChangeFeedExtensionTest extends ExtensionSuite {
 
   static final String CHANGES_PATH = ProtocolServer.MEMORY_PATH + "/changes";
-
-  private static ProtocolServer server;
-
-  @BeforeAll
-  static void connect() {
-    server = ProtocolServer.shared();
-  }
-
-  @BeforeEach
-  void onlyWhenExtensionsAreChecked() {
-    assumeTrue(server.config().extensions(), "extensions are not checked (extensions=false)");
-  }
 
   @Test
   void aStaleSinceAnswersTheHashesViewAtOnce() {

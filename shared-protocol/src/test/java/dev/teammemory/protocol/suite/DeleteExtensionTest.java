@@ -6,31 +6,16 @@ import static dev.teammemory.protocol.suite.WireAssertions.assertVersion;
 import static dev.teammemory.protocol.suite.WireAssertions.checksumsOf;
 import static dev.teammemory.protocol.suite.WireAssertions.repositoryChecksumOf;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.teammemory.protocol.Checksums;
 import dev.teammemory.protocol.ErrorCodes;
 import dev.teammemory.protocol.suite.ProtocolServer.Caller;
 import java.util.Map;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Explicit deletion with tombstones (PROTOCOL.md "Extensions", "Delete"). */
-class DeleteExtensionTest {
-
-  private static ProtocolServer server;
-
-  @BeforeAll
-  static void connect() {
-    server = ProtocolServer.shared();
-  }
-
-  @BeforeEach
-  void onlyWhenExtensionsAreChecked() {
-    assumeTrue(server.config().extensions(), "extensions are not checked (extensions=false)");
-  }
+class DeleteExtensionTest extends ExtensionSuite {
 
   @Test
   void deleteRemovesTheKeyAndListsItsLastChecksumInDeletedKeys() {

@@ -2,7 +2,6 @@ package dev.teammemory.protocol.suite;
 
 import static dev.teammemory.protocol.suite.WireAssertions.assertIsoMillis;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.teammemory.protocol.Checksums;
@@ -11,26 +10,12 @@ import dev.teammemory.protocol.suite.ProtocolServer.Caller;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** Entry history, restore and purge (PROTOCOL.md "Extensions", "History"). */
-class HistoryExtensionTest {
+class HistoryExtensionTest extends ExtensionSuite {
 
   static final String HISTORY_PATH = ProtocolServer.MEMORY_PATH + "/history";
-
-  private static ProtocolServer server;
-
-  @BeforeAll
-  static void connect() {
-    server = ProtocolServer.shared();
-  }
-
-  @BeforeEach
-  void onlyWhenExtensionsAreChecked() {
-    assumeTrue(server.config().extensions(), "extensions are not checked (extensions=false)");
-  }
 
   @Test
   void historyListsEveryContentOfAKeyNewestFirst() {
