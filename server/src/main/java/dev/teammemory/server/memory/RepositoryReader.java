@@ -27,11 +27,12 @@ import javax.sql.DataSource;
  * database.
  */
 @ApplicationScoped
-class RepositoryReader {
+public class RepositoryReader {
 
   private static final String CHECKSUM = "SELECT checksum FROM repository WHERE slug_key = ?";
 
-  private static final String HASHES =
+  /** The hashes view's one statement (public so the server benchmark measures this very one). */
+  public static final String HASHES =
       "SELECT 0 AS part, slug, version, checksum, last_modified,"
           + " NULL::text COLLATE \"C\" AS entry_key, NULL AS entry_checksum, FALSE AS deleted"
           + " FROM repository WHERE slug_key = ?"
@@ -41,7 +42,8 @@ class RepositoryReader {
           + " WHERE r.slug_key = ?"
           + " ORDER BY part, entry_key";
 
-  private static final String CONTENTS =
+  /** The full GET's one statement (public for the same reason). */
+  public static final String CONTENTS =
       "SELECT 0 AS part, slug, version, checksum, last_modified,"
           + " NULL::text COLLATE \"C\" AS entry_key, NULL AS entry_checksum, FALSE AS deleted,"
           + " NULL AS content, 0 AS size_bytes"

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.teammemory.protocol.Checksums;
 import dev.teammemory.protocol.ProtocolJson;
 import dev.teammemory.server.github.FakeGitHub;
+import dev.teammemory.server.memory.RepositoryReader;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -68,28 +69,10 @@ public final class ServerBenchmark {
   private static final String PATH = "/api/claude_code/team_memory";
   private static final int ROUNDS = 3;
 
-  /** The statements the server's RepositoryReader runs for the hashes view and the full GET. */
-  private static final String HASHES =
-      "SELECT 0 AS part, slug, version, checksum, last_modified,"
-          + " NULL::text COLLATE \"C\" AS entry_key, NULL AS entry_checksum, FALSE AS deleted"
-          + " FROM repository WHERE slug_key = ?"
-          + " UNION ALL"
-          + " SELECT 1, NULL, NULL, NULL, NULL, e.entry_key COLLATE \"C\", e.checksum, e.deleted"
-          + " FROM memory_entry e JOIN repository r ON r.id = e.repository_id"
-          + " WHERE r.slug_key = ?"
-          + " ORDER BY part, entry_key";
+  /** The statements the server runs for the hashes view and the full GET. */
+  private static final String HASHES = RepositoryReader.HASHES;
 
-  private static final String CONTENTS =
-      "SELECT 0 AS part, slug, version, checksum, last_modified,"
-          + " NULL::text COLLATE \"C\" AS entry_key, NULL AS entry_checksum, FALSE AS deleted,"
-          + " NULL AS content, 0 AS size_bytes"
-          + " FROM repository WHERE slug_key = ?"
-          + " UNION ALL"
-          + " SELECT 1, NULL, NULL, NULL, NULL, e.entry_key COLLATE \"C\", e.checksum, e.deleted,"
-          + " e.content, e.size_bytes"
-          + " FROM memory_entry e JOIN repository r ON r.id = e.repository_id"
-          + " WHERE r.slug_key = ?"
-          + " ORDER BY part, entry_key";
+  private static final String CONTENTS = RepositoryReader.CONTENTS;
 
   /** Measured time per operation and side, split into ROUNDS alternating slices. */
   private final Duration measure = Duration.ofSeconds(Long.getLong("bench.seconds", 15));
