@@ -2,9 +2,9 @@ package dev.teammemory.daemon.api;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.teammemory.daemon.files.AtomicFiles;
+import dev.teammemory.daemon.home.Environment;
 import dev.teammemory.daemon.memory.ClaudeLayout;
-import dev.teammemory.daemon.memory.Environment;
-import dev.teammemory.daemon.sync.AtomicFiles;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -55,7 +55,7 @@ public final class ApiCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException, InterruptedException {
     if (port < 0 || port > 65_535) {
-      throw dev.teammemory.daemon.cli.UserError.usage(
+      throw dev.teammemory.daemon.command.UserError.usage(
           "--port must be between 0 and 65535: " + port);
     }
     Path stateHome = ClaudeLayout.of(environment).stateHome();

@@ -2,8 +2,7 @@ package dev.teammemory.daemon.api;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.teammemory.daemon.cli.Tmem;
-import dev.teammemory.daemon.memory.Environment;
+import dev.teammemory.daemon.home.Environment;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -44,7 +43,7 @@ public final class McpCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    String version = Tmem.class.getPackage().getImplementationVersion();
+    String version = McpCommand.class.getPackage().getImplementationVersion();
     new McpServer(new MemoryServices(environment, clock), version == null ? "development" : version)
         .serve(
             new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8)),

@@ -5,17 +5,15 @@ import static java.util.Objects.requireNonNull;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.teammemory.daemon.compact.CompactCommand;
 import dev.teammemory.daemon.compact.Compaction;
 import dev.teammemory.daemon.compact.CompactionLimits;
 import dev.teammemory.daemon.compact.CompactionRequest;
+import dev.teammemory.daemon.home.Environment;
 import dev.teammemory.daemon.memory.ClaudeLayout;
-import dev.teammemory.daemon.memory.Environment;
 import dev.teammemory.daemon.model.LanguageModel;
-import dev.teammemory.daemon.recall.RecallCommand;
+import dev.teammemory.daemon.recall.RecallReport;
+import dev.teammemory.daemon.recall.SessionRecall;
 import java.io.IOException;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
@@ -25,7 +23,6 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import picocli.CommandLine;
 
 /**
  * Recall, session notes and compaction for other agents, behind the local API and the MCP server.
@@ -56,44 +53,29 @@ final class MemoryServices {
    * {@code {"query", "session"?, "cwd"?, "tools"?}} → what {@code tmem recall --format json}
    * prints.
    */
-  ObjectNode recall(JsonNode request) throws BadRequest {
+  ObjectNode recall(JsonNode request) throws BadRequest, IOException {
     String query =
         text(request, "query")
             .filter(value -> !value.isBlank())
             .orElseThrow(() -> new BadRequest("\"query\" is required"));
     Environment project = inProject(request);
-    List<String> arguments = new ArrayList<>(List.of("--format", "json"));
     Optional<String> session = text(request, "session");
     if (session.isPresent()) {
       checkSession(session.get());
-      arguments.addAll(List.of("--session", session.get()));
     }
     List<String> tools = new ArrayList<>();
     request.path("tools").forEach(tool -> tools.add(tool.asText()));
-    if (!tools.isEmpty()) {
-      arguments.addAll(List.of("--tools", String.join(",", tools)));
-    }
-    arguments.add("--");
-    arguments.add(query);
-    CommandLine command = new CommandLine(new RecallCommand(project, clock));
-    StringWriter out = new StringWriter();
-    StringWriter err = new StringWriter();
-    command.setOut(new PrintWriter(out, true));
-    command.setErr(new PrintWriter(err, true));
-    command.setExecutionExceptionHandler(
-        (exception, line, parseResult) -> {
-          line.getErr().println(exception.getMessage());
-          return 1;
-        });
-    if (command.execute(arguments.toArray(String[]::new)) != 0) {
-      throw new BadRequest("recall failed: " + err.toString().strip());
-    }
+    LanguageModel model;
     try {
-      return (ObjectNode) JSON.readTree(out.toString());
-    } catch (IOException | ClassCastException notJson) {
-      throw new IllegalStateException(
-          "tmem recall printed something that is not a JSON object", notJson);
+      model = LanguageModel.fromEnvironment(environment.variables());
+    } catch (IllegalArgumentException misconfigured) {
+      throw new BadRequest(
+          "recall failed: " + misconfigured.getMessage() + "; fix the variable or unset it");
     }
+    RecallReport report =
+        new SessionRecall(ClaudeLayout.of(project), model, clock)
+            .recall(project, query, session, tools);
+    return JSON.valueToTree(report);
   }
 
   /** The notes of a session of a project, or empty when there are none yet. */
@@ -154,7 +136,7 @@ final class MemoryServices {
             text(request, "lastSummarized"),
             limits,
             request.path("auto").asBoolean(false));
-    return CompactCommand.json(
+    return JSON.valueToTree(
         new Compaction(ClaudeLayout.of(environment), model, clock).compact(compaction));
   }
 

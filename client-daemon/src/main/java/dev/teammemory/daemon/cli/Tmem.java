@@ -1,5 +1,6 @@
 package dev.teammemory.daemon.cli;
 
+import dev.teammemory.daemon.command.Launcher;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -17,40 +18,29 @@ import picocli.CommandLine.Command;
     subcommands = {
       CommandLine.HelpCommand.class,
       dev.teammemory.daemon.run.DaemonCommand.class,
-      dev.teammemory.daemon.sync.SyncCommand.class,
+      SyncCommand.class,
       dev.teammemory.daemon.login.LoginCommand.class,
       dev.teammemory.daemon.login.LogoutCommand.class,
-      dev.teammemory.daemon.project.AddCommand.class,
-      dev.teammemory.daemon.status.StatusCommand.class,
-      dev.teammemory.daemon.team.TeamCommand.class,
-      dev.teammemory.daemon.scan.ScanCommand.class,
-      dev.teammemory.daemon.memory.MemoryCommand.class,
-      dev.teammemory.daemon.recall.RecallCommand.class,
-      dev.teammemory.daemon.notes.NotesCommand.class,
-      dev.teammemory.daemon.compact.CompactCommand.class,
-      dev.teammemory.daemon.extract.ExtractCommand.class,
+      AddCommand.class,
+      StatusCommand.class,
+      TeamCommand.class,
+      ScanCommand.class,
+      MemoryCommand.class,
+      RecallCommand.class,
+      NotesCommand.class,
+      CompactCommand.class,
+      ExtractCommand.class,
       dev.teammemory.daemon.hook.HookCommand.class,
-      dev.teammemory.daemon.dream.DreamCommand.class,
+      DreamCommand.class,
       dev.teammemory.daemon.api.ApiCommand.class,
       dev.teammemory.daemon.api.McpCommand.class,
     })
 public final class Tmem implements Runnable {
 
-  public static final int OK = 0;
-  public static final int PROBLEM = 1;
-  public static final int USAGE = 2;
-
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   public static void main(String[] args) {
-    PrintWriter out = new PrintWriter(System.out, true);
-    PrintWriter err = new PrintWriter(System.err, true);
-    int exitCode = run(args, out, err);
-    // Commands may print() without a newline; autoflush covers only println, and exit drops the
-    // rest.
-    out.flush();
-    err.flush();
-    System.exit(exitCode);
+    Launcher.main(new Tmem(), args);
   }
 
   /** Runs one command line with the given streams; the exit code is returned, not exited. */
@@ -62,10 +52,7 @@ public final class Tmem implements Runnable {
   }
 
   static CommandLine commandLine() {
-    CommandLine commandLine = new CommandLine(new Tmem());
-    commandLine.setExitCodeExceptionMapper(exception -> USAGE);
-    commandLine.setExecutionExceptionHandler(new FailureHandler());
-    return commandLine;
+    return Launcher.commandLine(new Tmem());
   }
 
   @Override

@@ -2,10 +2,32 @@ package dev.teammemory.daemon.compact;
 
 import static java.util.Objects.requireNonNull;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import com.fasterxml.jackson.annotation.JsonValue;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
+import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
-/** What a request to compact a session did. */
+/**
+ * What a request to compact a session did. As JSON (what {@code tmem compact --format json}, the
+ * local API and the MCP server print) the kind is the field {@code outcome}.
+ */
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "outcome")
+@JsonSubTypes({
+  @JsonSubTypes.Type(value = CompactionOutcome.Compacted.class, name = "compacted"),
+  @JsonSubTypes.Type(value = CompactionOutcome.NotNeeded.class, name = "not-needed"),
+  @JsonSubTypes.Type(value = CompactionOutcome.CircuitOpen.class, name = "circuit-open"),
+  @JsonSubTypes.Type(value = CompactionOutcome.Failed.class, name = "failed")
+})
 public sealed interface CompactionOutcome {
 
   /** How the summary was made. */
@@ -25,6 +47,7 @@ public sealed interface CompactionOutcome {
       this.number = number;
     }
 
+    @JsonValue
     public int number() {
       return number;
     }
@@ -49,9 +72,12 @@ public sealed interface CompactionOutcome {
       int keptMessages,
       int promptTooLongRetries,
       List<String> fallbacks,
-      List<Path> restoredFiles,
-      List<String> lines)
+      @JsonSerialize(contentUsing = ToStringSerializer.class) List<Path> restoredFiles,
+      @JsonIgnore List<String> lines)
       implements CompactionOutcome {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     public Compacted {
       requireNonNull(level, "level is null");
       requireNonNull(writer, "writer is null");
@@ -60,15 +86,32 @@ public sealed interface CompactionOutcome {
       restoredFiles = List.copyOf(restoredFiles);
       lines = List.copyOf(lines);
     }
+
+    /** The lines as JSON objects, for the JSON form of the outcome. */
+    @JsonProperty("messages")
+    List<JsonNode> messages() {
+      List<JsonNode> messages = new ArrayList<>();
+      for (String line : lines) {
+        try {
+          messages.add(JSON.readTree(line));
+        } catch (IOException impossible) {
+          throw new IllegalStateException(
+              "compaction produced a line that is not JSON", impossible);
+        }
+      }
+      return messages;
+    }
   }
 
   /** Automatic compaction is not due: the conversation is below the threshold. */
-  record NotNeeded(long tokens, long threshold) implements CompactionOutcome {}
+  record NotNeeded(@JsonProperty("preTokens") long tokens, long threshold)
+      implements CompactionOutcome {}
 
   /** Automatic compaction failed too often in a row; it is not tried again until one succeeds. */
   record CircuitOpen(int consecutiveFailures) implements CompactionOutcome {}
 
   /** Every level failed; the transcript is as it was. */
+  @JsonPropertyOrder({"reason", "consecutiveFailures", "fallbacks"})
   record Failed(String reason, List<String> fallbacks, int consecutiveFailures)
       implements CompactionOutcome {
     public Failed {

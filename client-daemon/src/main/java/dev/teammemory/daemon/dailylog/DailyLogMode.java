@@ -2,7 +2,7 @@ package dev.teammemory.daemon.dailylog;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.teammemory.daemon.memory.Environment;
+import dev.teammemory.daemon.home.Environment;
 import dev.teammemory.daemon.memory.MemoryLocation;
 
 /**

@@ -5,14 +5,14 @@ import static java.util.Objects.requireNonNull;
 import dev.teammemory.daemon.dailylog.DailyLogMode;
 import dev.teammemory.daemon.extract.MemoryAgentTools;
 import dev.teammemory.daemon.extract.MemoryWriteGate;
+import dev.teammemory.daemon.home.Environment;
 import dev.teammemory.daemon.memory.ClaudeLayout;
-import dev.teammemory.daemon.memory.Environment;
 import dev.teammemory.daemon.memory.MemoryLocation;
 import dev.teammemory.daemon.model.AgentOutcome;
 import dev.teammemory.daemon.model.AnthropicLanguageModel;
 import dev.teammemory.daemon.model.LanguageModel;
 import dev.teammemory.daemon.model.OfflineLanguageModel;
-import dev.teammemory.daemon.scan.SecretGuard;
+import dev.teammemory.daemon.secrets.SecretGuard;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -85,7 +85,8 @@ public final class Dream {
     }
   }
 
-  static final List<String> PHASES = List.of("orient", "gather", "consolidate", "prune and index");
+  public static final List<String> PHASES =
+      List.of("orient", "gather", "consolidate", "prune and index");
 
   private final ClaudeLayout layout;
   private final LanguageModel model;

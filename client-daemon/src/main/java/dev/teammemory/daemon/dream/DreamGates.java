@@ -24,10 +24,10 @@ import java.util.Set;
  * least {@value #MIN_SESSIONS} other sessions been active since (a directory listing). The lock is
  * the last gate and is taken by {@link Dream}.
  */
-final class DreamGates {
+public final class DreamGates {
 
   static final long MIN_HOURS = 24;
-  static final int MIN_SESSIONS = 5;
+  public static final int MIN_SESSIONS = 5;
   static final long SCAN_INTERVAL_MINUTES = 10;
 
   /** The gates' answer. */

@@ -2,10 +2,10 @@ package dev.teammemory.daemon.dream;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.teammemory.daemon.home.Environment;
 import dev.teammemory.daemon.memory.ClaudeLayout;
-import dev.teammemory.daemon.memory.Environment;
 import dev.teammemory.daemon.model.LanguageModel;
-import dev.teammemory.daemon.scan.SecretGuard;
+import dev.teammemory.daemon.secrets.SecretGuard;
 import java.io.IOException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Path;

@@ -1,10 +1,10 @@
 package dev.teammemory.daemon.dream;
 
+import dev.teammemory.daemon.files.AtomicFiles;
 import dev.teammemory.daemon.memory.MemoryHeader;
 import dev.teammemory.daemon.memory.MemoryIndex;
 import dev.teammemory.daemon.memory.MemoryLocation;
 import dev.teammemory.daemon.memory.MemoryScan;
-import dev.teammemory.daemon.sync.AtomicFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

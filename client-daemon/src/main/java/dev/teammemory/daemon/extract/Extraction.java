@@ -3,6 +3,9 @@ package dev.teammemory.daemon.extract;
 import static java.util.Objects.requireNonNull;
 
 import dev.teammemory.daemon.dailylog.DailyLog;
+import dev.teammemory.daemon.dailylog.DailyLogMode;
+import dev.teammemory.daemon.files.AtomicFiles;
+import dev.teammemory.daemon.home.Environment;
 import dev.teammemory.daemon.memory.ClaudeLayout;
 import dev.teammemory.daemon.memory.MemoryLocation;
 import dev.teammemory.daemon.memory.MemoryScope;
@@ -10,9 +13,8 @@ import dev.teammemory.daemon.model.AgentOutcome;
 import dev.teammemory.daemon.model.AnthropicLanguageModel;
 import dev.teammemory.daemon.model.LanguageModel;
 import dev.teammemory.daemon.model.OfflineLanguageModel;
-import dev.teammemory.daemon.scan.SecretGuard;
-import dev.teammemory.daemon.scan.Verdict;
-import dev.teammemory.daemon.sync.AtomicFiles;
+import dev.teammemory.daemon.secrets.SecretGuard;
+import dev.teammemory.daemon.secrets.Verdict;
 import dev.teammemory.daemon.transcript.ContentBlock;
 import dev.teammemory.daemon.transcript.Transcript;
 import dev.teammemory.daemon.transcript.TranscriptEntry;
@@ -73,6 +75,18 @@ public final class Extraction {
     this.clock = requireNonNull(clock, "clock is null");
     this.guard = requireNonNull(guard, "guard is null");
     this.cursors = new ExtractionCursor(layout.stateHome());
+  }
+
+  /** Runs one extraction for the project the environment's working directory is in. */
+  public static ExtractionOutcome afterTurn(
+      Environment inProject, LanguageModel model, Clock clock, Path transcriptFile)
+      throws IOException {
+    MemoryLocation location = MemoryLocation.resolve(inProject);
+    boolean dailyLog = DailyLogMode.of(inProject, location).enabled();
+    return new Extraction(ClaudeLayout.of(inProject), model, clock, SecretGuard.withDefaultRules())
+        .afterTurn(
+            new ExtractionRequest(
+                transcriptFile, location, dailyLog, inProject.workingDirectory()));
   }
 
   /** The file whose lock one extraction of a memory directory holds. */

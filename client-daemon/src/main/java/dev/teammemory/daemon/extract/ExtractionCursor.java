@@ -4,8 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.teammemory.daemon.files.AtomicFiles;
 import dev.teammemory.daemon.memory.ClaudeLayout;
-import dev.teammemory.daemon.sync.AtomicFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

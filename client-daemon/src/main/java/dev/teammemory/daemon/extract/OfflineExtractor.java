@@ -4,8 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import dev.teammemory.daemon.memory.MemoryScope;
 import dev.teammemory.daemon.memory.MemoryType;
-import dev.teammemory.daemon.scan.SecretGuard;
-import dev.teammemory.daemon.scan.Verdict;
+import dev.teammemory.daemon.secrets.SecretGuard;
+import dev.teammemory.daemon.secrets.Verdict;
 import dev.teammemory.daemon.transcript.TranscriptEntry;
 import dev.teammemory.secrets.Finding;
 import java.util.ArrayList;

@@ -2,11 +2,11 @@ package dev.teammemory.daemon.extract;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.teammemory.daemon.files.AtomicFiles;
 import dev.teammemory.daemon.memory.MemoryHeader;
 import dev.teammemory.daemon.memory.MemoryLocation;
 import dev.teammemory.daemon.memory.MemoryScan;
 import dev.teammemory.daemon.memory.MemoryType;
-import dev.teammemory.daemon.sync.AtomicFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

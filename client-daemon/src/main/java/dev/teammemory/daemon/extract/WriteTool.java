@@ -2,9 +2,9 @@ package dev.teammemory.daemon.extract;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.teammemory.daemon.files.AtomicFiles;
 import dev.teammemory.daemon.model.AgentTool;
 import dev.teammemory.daemon.model.ToolDefinition;
-import dev.teammemory.daemon.sync.AtomicFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -1,8 +1,7 @@
 package dev.teammemory.daemon.hook;
 
-import dev.teammemory.daemon.cli.Tmem;
+import dev.teammemory.daemon.home.Environment;
 import dev.teammemory.daemon.memory.ClaudeLayout;
-import dev.teammemory.daemon.memory.Environment;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -17,9 +16,10 @@ import java.util.Map;
 /**
  * The Stop hook's work — session notes, extraction, consolidation when due — in a process of its
  * own, so that the hook returns at once while a model may take seconds: {@code tmem hook stop
- * --foreground}, started with this process's Java and class path, given the hook's input on stdin
- * and the environment the hook was given. Nobody waits for it. Turns that end while it runs are
- * coalesced by extraction's own cross-process lock, as when the hook ran in the foreground.
+ * --foreground} (the hook commands' own entry point), started with this process's Java and class
+ * path, given the hook's input on stdin and the environment the hook was given. Nobody waits for
+ * it. Turns that end while it runs are coalesced by extraction's own cross-process lock, as when
+ * the hook ran in the foreground.
  *
  * <p>Its output (only problems: the foreground hook prints nothing else) is appended to {@code
  * <state>/stop-hook.log}, never to the hook's stdout or stderr: the agent waits for those to close.
@@ -60,7 +60,9 @@ final class DetachedStop {
     return process;
   }
 
-  /** {@code java -cp <this class path> dev.teammemory.daemon.cli.Tmem hook stop --foreground}. */
+  /**
+   * {@code java -cp <this class path> dev.teammemory.daemon.hook.HookCommand stop --foreground}.
+   */
   static List<String> command() {
     String java =
         ProcessHandle.current()
@@ -71,8 +73,8 @@ final class DetachedStop {
     command.add(java);
     command.add("-cp");
     command.add(absoluteClassPath());
-    command.add(Tmem.class.getName());
-    command.addAll(List.of("hook", "stop", "--foreground"));
+    command.add(HookCommand.class.getName());
+    command.addAll(List.of("stop", "--foreground"));
     return command;
   }
 

@@ -2,19 +2,23 @@ package dev.teammemory.daemon.hook;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.teammemory.daemon.cli.UserError;
+import dev.teammemory.daemon.command.Launcher;
+import dev.teammemory.daemon.command.UserError;
 import dev.teammemory.daemon.compact.CompactionInstructions;
 import dev.teammemory.daemon.dailylog.DailyLog;
 import dev.teammemory.daemon.dailylog.DailyLogMode;
-import dev.teammemory.daemon.extract.ExtractCommand;
+import dev.teammemory.daemon.extract.Extraction;
 import dev.teammemory.daemon.extract.ExtractionOutcome;
 import dev.teammemory.daemon.extract.MemoryInstructions;
+import dev.teammemory.daemon.home.Environment;
 import dev.teammemory.daemon.memory.ClaudeLayout;
-import dev.teammemory.daemon.memory.Environment;
 import dev.teammemory.daemon.memory.MemoryIndex;
 import dev.teammemory.daemon.memory.MemoryLocation;
 import dev.teammemory.daemon.model.LanguageModel;
 import dev.teammemory.daemon.notes.SessionNotes;
+import dev.teammemory.daemon.recall.RecallReport;
+import dev.teammemory.daemon.recall.RecalledMemory;
+import dev.teammemory.daemon.recall.SessionRecall;
 import dev.teammemory.daemon.transcript.ContentBlock;
 import dev.teammemory.daemon.transcript.Transcript;
 import dev.teammemory.daemon.transcript.TranscriptEntry;
@@ -32,6 +36,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -58,6 +63,11 @@ import picocli.CommandLine.Spec;
       HookInstallCommand.Uninstall.class
     })
 public final class HookCommand {
+
+  /** The hook commands on their own: the Stop hook's detached process starts here. */
+  public static void main(String[] args) {
+    Launcher.main(new HookCommand(), args);
+  }
 
   /** What every hook entry point shares: its environment, stdin and clock. */
   abstract static class Entry implements Callable<Integer> {
@@ -188,16 +198,26 @@ public final class HookCommand {
       if (!MemoryLocation.resolve(project).enabled()) {
         return 0;
       }
-      SessionRecall.Recalled recalled =
-          SessionRecall.recall(project, clock, input.sessionId(), prompt, recentTools(input));
-      if (recalled.problem().isPresent()) {
-        throw UserError.problem(recalled.problem().get());
+      Optional<String> session = input.sessionId().filter(HookCommand::validSessionId);
+      RecallReport recalled;
+      try {
+        recalled =
+            new SessionRecall(ClaudeLayout.of(project), model(), clock)
+                .recall(project, prompt, session, recentTools(input));
+      } catch (IOException failed) {
+        throw UserError.problem(
+            "recall failed: "
+                + failed.getClass().getSimpleName()
+                + (failed.getMessage() == null ? "" : ": " + failed.getMessage()));
       }
       if (!recalled.memories().isEmpty()) {
         out()
             .println(
                 HookOutput.additionalContext(
-                    "UserPromptSubmit", String.join("\n\n", recalled.memories())));
+                    "UserPromptSubmit",
+                    recalled.memories().stream()
+                        .map(RecalledMemory::render)
+                        .collect(Collectors.joining("\n\n"))));
       }
       return 0;
     }
@@ -339,7 +359,7 @@ public final class HookCommand {
         }
       }
       try {
-        ExtractionOutcome outcome = ExtractCommand.extract(project, model, clock, transcript);
+        ExtractionOutcome outcome = Extraction.afterTurn(project, model, clock, transcript);
         if (outcome instanceof ExtractionOutcome.Failed failed) {
           problems.add("memory extraction failed: " + failed.reason());
         }
@@ -366,6 +386,15 @@ public final class HookCommand {
       }
     }
     return Optional.empty();
+  }
+
+  private static boolean validSessionId(String id) {
+    try {
+      ClaudeLayout.checkSessionId(id);
+      return true;
+    } catch (IllegalArgumentException invalid) {
+      return false;
+    }
   }
 
   static Optional<String> readIfPresent(Path file) throws IOException {

@@ -2,8 +2,8 @@ package dev.teammemory.daemon.install;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.teammemory.daemon.cli.Tmem;
-import dev.teammemory.daemon.cli.UserError;
+import dev.teammemory.daemon.command.ExitCode;
+import dev.teammemory.daemon.command.UserError;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -77,7 +77,7 @@ public final class DaemonInstallCommand implements Callable<Integer> {
     if (print) {
       out.print(unit);
       out.flush();
-      return Tmem.OK;
+      return ExitCode.OK;
     }
     Optional<String> server = serverUrl(host);
     Path unitPath = manager.unitFile(host);
@@ -115,7 +115,7 @@ public final class DaemonInstallCommand implements Callable<Integer> {
           .forEach(command -> out.println("  " + String.join(" ", command)));
     }
     out.flush();
-    return Tmem.OK;
+    return ExitCode.OK;
   }
 
   /** {@code --server-url}, else {@code TMEM_SERVER_URL}, checked so the env file can hold it. */

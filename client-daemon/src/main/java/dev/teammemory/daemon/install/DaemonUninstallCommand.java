@@ -2,8 +2,8 @@ package dev.teammemory.daemon.install;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.teammemory.daemon.cli.Tmem;
-import dev.teammemory.daemon.cli.UserError;
+import dev.teammemory.daemon.command.ExitCode;
+import dev.teammemory.daemon.command.UserError;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -55,7 +55,7 @@ public final class DaemonUninstallCommand implements Callable<Integer> {
     if (!unit.exists()) {
       out.println("Nothing to uninstall: " + unitPath + " does not exist.");
       out.flush();
-      return Tmem.OK;
+      return ExitCode.OK;
     }
     if (!force && !unit.writtenByInstall()) {
       throw UserError.problem(
@@ -75,6 +75,6 @@ public final class DaemonUninstallCommand implements Callable<Integer> {
     }
     out.println("Kept your settings in " + host.environmentFile() + ".");
     out.flush();
-    return Tmem.OK;
+    return ExitCode.OK;
   }
 }

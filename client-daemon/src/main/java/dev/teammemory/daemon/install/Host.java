@@ -2,8 +2,8 @@ package dev.teammemory.daemon.install;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.teammemory.daemon.cli.UserError;
-import dev.teammemory.daemon.memory.Environment;
+import dev.teammemory.daemon.command.UserError;
+import dev.teammemory.daemon.home.Environment;
 import java.io.File;
 import java.net.URISyntaxException;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package dev.teammemory.daemon.install;
 
-import dev.teammemory.daemon.cli.UserError;
+import dev.teammemory.daemon.command.UserError;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;

@@ -2,7 +2,7 @@ package dev.teammemory.daemon.login;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.teammemory.daemon.cli.UserError;
+import dev.teammemory.daemon.command.UserError;
 import dev.teammemory.protocol.AuthConfig;
 import java.io.PrintWriter;
 import java.time.Clock;

@@ -2,12 +2,11 @@ package dev.teammemory.daemon.login;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.teammemory.daemon.cli.Tmem;
-import dev.teammemory.daemon.cli.UserError;
-import dev.teammemory.daemon.config.ServerConnection;
-import dev.teammemory.daemon.config.StateHome;
-import dev.teammemory.daemon.memory.Environment;
-import dev.teammemory.daemon.project.RepoSlug;
+import dev.teammemory.daemon.command.ExitCode;
+import dev.teammemory.daemon.command.UserError;
+import dev.teammemory.daemon.home.Environment;
+import dev.teammemory.daemon.home.StateHome;
+import dev.teammemory.daemon.sync.RepoSlug;
 import dev.teammemory.protocol.AuthConfig;
 import dev.teammemory.protocol.client.Response;
 import dev.teammemory.protocol.client.TeamMemoryClient;
@@ -145,7 +144,7 @@ public final class LoginCommand implements Callable<Integer> {
       err.println(
           "tmem: warning: TMEM_TOKEN is set and is used instead of this login until you unset it");
     }
-    return Tmem.OK;
+    return ExitCode.OK;
   }
 
   /** Where to log in, from the server's auth discovery endpoint. */

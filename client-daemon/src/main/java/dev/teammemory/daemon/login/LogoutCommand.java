@@ -2,10 +2,10 @@ package dev.teammemory.daemon.login;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.teammemory.daemon.cli.Tmem;
-import dev.teammemory.daemon.cli.UserError;
-import dev.teammemory.daemon.config.StateHome;
-import dev.teammemory.daemon.memory.Environment;
+import dev.teammemory.daemon.command.ExitCode;
+import dev.teammemory.daemon.command.UserError;
+import dev.teammemory.daemon.home.Environment;
+import dev.teammemory.daemon.home.StateHome;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.Optional;
@@ -72,6 +72,6 @@ public final class LogoutCommand implements Callable<Integer> {
           .getErr()
           .println("tmem: warning: TMEM_TOKEN is still set and is used until you unset it");
     }
-    return Tmem.OK;
+    return ExitCode.OK;
   }
 }

@@ -2,7 +2,7 @@ package dev.teammemory.daemon.login;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.teammemory.daemon.project.GitCheckout;
+import dev.teammemory.daemon.sync.GitCheckout;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.Locale;

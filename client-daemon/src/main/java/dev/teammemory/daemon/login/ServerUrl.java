@@ -1,6 +1,6 @@
 package dev.teammemory.daemon.login;
 
-import dev.teammemory.daemon.cli.UserError;
+import dev.teammemory.daemon.command.UserError;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Map;

@@ -2,9 +2,8 @@ package dev.teammemory.daemon.login;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.teammemory.daemon.config.ServerConnection;
-import dev.teammemory.daemon.config.StateHome;
-import dev.teammemory.daemon.config.TokenSource;
+import dev.teammemory.daemon.home.StateHome;
+import dev.teammemory.daemon.sync.TokenSource;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Clock;

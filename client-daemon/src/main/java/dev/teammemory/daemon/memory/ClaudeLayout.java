@@ -2,6 +2,7 @@ package dev.teammemory.daemon.memory;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.teammemory.daemon.home.Environment;
 import java.nio.file.Path;
 import java.text.Normalizer;
 import java.util.regex.Pattern;

@@ -2,6 +2,7 @@ package dev.teammemory.daemon.memory;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.teammemory.daemon.home.Environment;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;

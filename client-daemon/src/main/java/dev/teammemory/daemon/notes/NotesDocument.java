@@ -17,9 +17,9 @@ import java.util.Optional;
  *
  * @param preamble lines before the first header
  */
-record NotesDocument(List<String> preamble, List<Section> sections) {
+public record NotesDocument(List<String> preamble, List<Section> sections) {
 
-  NotesDocument {
+  public NotesDocument {
     preamble = List.copyOf(preamble);
     sections = List.copyOf(sections);
   }
@@ -28,25 +28,25 @@ record NotesDocument(List<String> preamble, List<Section> sections) {
    * @param description the italic line ({@code _…_}) under the header, or empty
    * @param body the lines after the header and description
    */
-  record Section(String header, Optional<String> description, List<String> body) {
-    Section {
+  public record Section(String header, Optional<String> description, List<String> body) {
+    public Section {
       requireNonNull(header, "header is null");
       requireNonNull(description, "description is null");
       body = List.copyOf(body);
     }
 
     /** The header's text without the leading {@code # }. */
-    String title() {
+    public String title() {
       return header.substring(2).strip();
     }
 
     /** The body's text without surrounding blank lines. */
-    String content() {
+    public String content() {
       return String.join("\n", body).strip();
     }
   }
 
-  static NotesDocument parse(String text) {
+  public static NotesDocument parse(String text) {
     String[] lines = text.split("\n", -1);
     List<String> preamble = new ArrayList<>();
     List<Section> sections = new ArrayList<>();

@@ -21,13 +21,13 @@ import java.util.Optional;
  * Keeps {@link NotesProgress} in the daemon's state directory ({@code <state>/session-notes/}), one
  * small JSON file per notes file. The agent's own folder only ever holds the notes.
  */
-final class NotesProgressStore {
+public final class NotesProgressStore {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private final Path directory;
 
-  NotesProgressStore(Path stateHome) {
+  public NotesProgressStore(Path stateHome) {
     this.directory = requireNonNull(stateHome, "stateHome is null").resolve("session-notes");
   }
 
@@ -39,7 +39,7 @@ final class NotesProgressStore {
     return directory;
   }
 
-  NotesProgress load(Path notes) {
+  public NotesProgress load(Path notes) {
     JsonNode root;
     try {
       root = JSON.readTree(Files.readString(file(notes), StandardCharsets.UTF_8));

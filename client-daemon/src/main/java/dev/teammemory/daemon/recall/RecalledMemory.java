@@ -2,6 +2,10 @@ package dev.teammemory.daemon.recall;
 
 import static java.util.Objects.requireNonNull;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
 import java.nio.file.Path;
 import java.time.Instant;
 
@@ -12,10 +16,20 @@ import java.time.Instant;
  * @param content the file, cut at 200 lines or 4,096 bytes with a note saying so
  * @param ageDays whole days since the file changed
  */
+@JsonPropertyOrder({
+  "path",
+  "filename",
+  "modified",
+  "ageDays",
+  "header",
+  "content",
+  "truncated",
+  "bytes"
+})
 public record RecalledMemory(
-    Path file,
+    @JsonProperty("path") @JsonSerialize(using = ToStringSerializer.class) Path file,
     String filename,
-    Instant modified,
+    @JsonSerialize(using = ToStringSerializer.class) Instant modified,
     long ageDays,
     String header,
     String content,
@@ -38,6 +52,7 @@ public record RecalledMemory(
   }
 
   /** What this memory costs the session's budget. */
+  @JsonProperty("bytes")
   public long bytes() {
     return RecallSessions.utf8Length(content);
   }

@@ -1,20 +1,20 @@
 package dev.teammemory.daemon.run;
 
-import dev.teammemory.daemon.cli.Tmem;
-import dev.teammemory.daemon.cli.UserError;
-import dev.teammemory.daemon.config.ServerConnection;
-import dev.teammemory.daemon.config.StateHome;
+import dev.teammemory.daemon.command.ExitCode;
+import dev.teammemory.daemon.command.ProjectOptions;
+import dev.teammemory.daemon.command.UserError;
 import dev.teammemory.daemon.dream.DreamScheduler;
+import dev.teammemory.daemon.home.Environment;
+import dev.teammemory.daemon.home.StateHome;
+import dev.teammemory.daemon.login.ServerConnection;
 import dev.teammemory.daemon.login.StoredLogin;
 import dev.teammemory.daemon.memory.ClaudeLayout;
-import dev.teammemory.daemon.memory.Environment;
 import dev.teammemory.daemon.model.LanguageModel;
 import dev.teammemory.daemon.notes.NotesOutcome;
 import dev.teammemory.daemon.notes.SessionNotes;
 import dev.teammemory.daemon.notes.TranscriptWatcher;
-import dev.teammemory.daemon.project.Project;
-import dev.teammemory.daemon.project.ProjectOptions;
-import dev.teammemory.daemon.scan.SecretGuard;
+import dev.teammemory.daemon.secrets.SecretGuard;
+import dev.teammemory.daemon.sync.Project;
 import dev.teammemory.daemon.sync.SyncEngine;
 import dev.teammemory.daemon.sync.SyncSettings;
 import dev.teammemory.daemon.sync.SyncTarget;
@@ -116,6 +116,9 @@ public final class DaemonCommand implements Callable<Integer> {
       engines.forEach(SyncEngine::close);
       dreams.close();
       client.close();
+      if (e instanceof SyncEngine.AlreadySyncing busy) {
+        throw UserError.problem(busy.getMessage());
+      }
       throw e;
     }
     // SIGTERM and Ctrl-C flush before the JVM starts shutting down, while logging still works
@@ -147,7 +150,7 @@ public final class DaemonCommand implements Callable<Integer> {
             + logFile);
     logConsolidation(selected);
     stopped.await();
-    return Tmem.OK;
+    return ExitCode.OK;
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.teammemory.daemon.sync;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import dev.teammemory.daemon.files.AtomicFiles;
 import dev.teammemory.protocol.Checksums;
 import dev.teammemory.protocol.RepositorySnapshot;
 import dev.teammemory.protocol.client.Response;

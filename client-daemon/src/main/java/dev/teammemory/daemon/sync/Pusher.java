@@ -1,7 +1,7 @@
 package dev.teammemory.daemon.sync;
 
-import dev.teammemory.daemon.scan.SecretGuard;
-import dev.teammemory.daemon.scan.Verdict;
+import dev.teammemory.daemon.secrets.SecretGuard;
+import dev.teammemory.daemon.secrets.Verdict;
 import dev.teammemory.protocol.BatchPlanner;
 import dev.teammemory.protocol.Checksums;
 import dev.teammemory.protocol.EntryHistory;

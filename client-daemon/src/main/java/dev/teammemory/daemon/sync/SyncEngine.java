@@ -2,9 +2,8 @@ package dev.teammemory.daemon.sync;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.teammemory.daemon.cli.UserError;
-import dev.teammemory.daemon.config.TokenSource;
-import dev.teammemory.daemon.scan.SecretGuard;
+import dev.teammemory.daemon.files.AtomicFiles;
+import dev.teammemory.daemon.secrets.SecretGuard;
 import dev.teammemory.daemon.watch.DebouncedWatcher;
 import dev.teammemory.daemon.watch.TreeWatcher;
 import dev.teammemory.protocol.Checksums;
@@ -47,6 +46,13 @@ import java.util.random.RandomGenerator;
  * differs from the server's.
  */
 public final class SyncEngine implements AutoCloseable {
+
+  /** Another process holds the project's lock; the message says which and what to do. */
+  public static final class AlreadySyncing extends IOException {
+    AlreadySyncing(String message) {
+      super(message);
+    }
+  }
 
   private static final Logger LOG = Logger.getLogger(SyncEngine.class.getName());
 
@@ -107,7 +113,7 @@ public final class SyncEngine implements AutoCloseable {
    * Opens the project: takes its lock (one syncing process per folder) and loads its state. The
    * caller keeps ownership of the client.
    *
-   * @throws UserError when another process syncs this folder
+   * @throws AlreadySyncing when another process syncs this folder
    */
   public static SyncEngine open(
       SyncTarget target,
@@ -123,7 +129,7 @@ public final class SyncEngine implements AutoCloseable {
     requireNonNull(settings, "settings is null");
     Optional<ProjectLock> lock = ProjectLock.tryAcquire(target.stateDir());
     if (lock.isEmpty()) {
-      throw UserError.problem(
+      throw new AlreadySyncing(
           "another tmem process (pid "
               + ProjectLock.holder(target.stateDir())
               + ") is already syncing "

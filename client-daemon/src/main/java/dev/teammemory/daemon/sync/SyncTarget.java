@@ -2,8 +2,6 @@ package dev.teammemory.daemon.sync;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.teammemory.daemon.project.Project;
-import dev.teammemory.daemon.project.RepoSlug;
 import dev.teammemory.protocol.Checksums;
 import java.nio.file.Path;
 

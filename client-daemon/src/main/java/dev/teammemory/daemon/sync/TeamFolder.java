@@ -3,6 +3,7 @@ package dev.teammemory.daemon.sync;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.nio.file.LinkOption.NOFOLLOW_LINKS;
 
+import dev.teammemory.daemon.files.AtomicFiles;
 import dev.teammemory.protocol.Checksums;
 import dev.teammemory.protocol.Keys;
 import java.io.IOException;

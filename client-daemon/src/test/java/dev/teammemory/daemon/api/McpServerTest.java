@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.teammemory.daemon.compact.CommandRun;
-import dev.teammemory.daemon.memory.Environment;
+import dev.teammemory.daemon.home.Environment;
 import dev.teammemory.daemon.memory.MemoryLocation;
+import dev.teammemory.daemon.testing.CommandRun;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.teammemory.daemon.transcript.TranscriptEntry;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,6 +13,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Writes transcripts in Claude Code's JSONL shapes, line by line, as the agent would: user and
@@ -192,7 +194,12 @@ public final class HandMadeTranscript {
     return lastUuid;
   }
 
-  static JsonNode parse(String line) {
+  /** The first tool result whose call is missing from the messages, if any. */
+  public static Optional<String> orphanToolResult(List<TranscriptEntry> messages) {
+    return KeptMessages.orphanToolResult(messages);
+  }
+
+  public static JsonNode parse(String line) {
     try {
       return JSON.readTree(line);
     } catch (IOException notJson) {

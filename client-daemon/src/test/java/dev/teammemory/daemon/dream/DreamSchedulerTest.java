@@ -2,10 +2,10 @@ package dev.teammemory.daemon.dream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.teammemory.daemon.memory.Environment;
+import dev.teammemory.daemon.home.Environment;
 import dev.teammemory.daemon.memory.MemoryLocation;
 import dev.teammemory.daemon.model.OfflineLanguageModel;
-import dev.teammemory.daemon.scan.SecretGuard;
+import dev.teammemory.daemon.secrets.SecretGuard;
 import dev.teammemory.daemon.testing.Conditions;
 import java.io.IOException;
 import java.nio.file.Files;

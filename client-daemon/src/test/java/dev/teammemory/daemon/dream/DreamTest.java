@@ -2,15 +2,15 @@ package dev.teammemory.daemon.dream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.teammemory.daemon.home.Environment;
 import dev.teammemory.daemon.memory.ClaudeLayout;
-import dev.teammemory.daemon.memory.Environment;
 import dev.teammemory.daemon.memory.MemoryLocation;
 import dev.teammemory.daemon.model.AnthropicLanguageModel;
 import dev.teammemory.daemon.model.LanguageModel;
 import dev.teammemory.daemon.model.ModelSettings;
 import dev.teammemory.daemon.model.OfflineLanguageModel;
 import dev.teammemory.daemon.model.RetryPolicy;
-import dev.teammemory.daemon.scan.SecretGuard;
+import dev.teammemory.daemon.secrets.SecretGuard;
 import dev.teammemory.daemon.testing.ScriptedServer;
 import java.io.IOException;
 import java.nio.file.Files;

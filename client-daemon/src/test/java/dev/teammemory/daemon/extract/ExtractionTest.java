@@ -3,11 +3,11 @@ package dev.teammemory.daemon.extract;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.teammemory.daemon.compact.HandMadeTranscript;
+import dev.teammemory.daemon.home.Environment;
 import dev.teammemory.daemon.memory.ClaudeLayout;
-import dev.teammemory.daemon.memory.Environment;
 import dev.teammemory.daemon.memory.MemoryLocation;
 import dev.teammemory.daemon.model.OfflineLanguageModel;
-import dev.teammemory.daemon.scan.SecretGuard;
+import dev.teammemory.daemon.secrets.SecretGuard;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;

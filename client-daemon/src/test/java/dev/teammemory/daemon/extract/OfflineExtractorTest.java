@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.teammemory.daemon.compact.HandMadeTranscript;
 import dev.teammemory.daemon.memory.MemoryScope;
 import dev.teammemory.daemon.memory.MemoryType;
-import dev.teammemory.daemon.scan.SecretGuard;
+import dev.teammemory.daemon.secrets.SecretGuard;
 import dev.teammemory.daemon.transcript.Transcript;
 import org.junit.jupiter.api.Test;
 

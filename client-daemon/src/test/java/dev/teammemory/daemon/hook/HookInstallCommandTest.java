@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.teammemory.daemon.compact.CommandRun;
-import dev.teammemory.daemon.memory.Environment;
+import dev.teammemory.daemon.home.Environment;
+import dev.teammemory.daemon.testing.CommandRun;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

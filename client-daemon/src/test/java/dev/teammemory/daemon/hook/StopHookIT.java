@@ -3,10 +3,10 @@ package dev.teammemory.daemon.hook;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.teammemory.daemon.compact.CommandRun;
 import dev.teammemory.daemon.compact.HandMadeTranscript;
-import dev.teammemory.daemon.memory.Environment;
+import dev.teammemory.daemon.home.Environment;
 import dev.teammemory.daemon.memory.MemoryLocation;
+import dev.teammemory.daemon.testing.CommandRun;
 import dev.teammemory.daemon.testing.Conditions;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;

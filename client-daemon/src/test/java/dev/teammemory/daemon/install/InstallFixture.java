@@ -1,7 +1,7 @@
 package dev.teammemory.daemon.install;
 
-import dev.teammemory.daemon.cli.UserError;
-import dev.teammemory.daemon.memory.Environment;
+import dev.teammemory.daemon.command.UserError;
+import dev.teammemory.daemon.home.Environment;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;

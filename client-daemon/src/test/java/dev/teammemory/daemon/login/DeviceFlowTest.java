@@ -6,7 +6,7 @@ import static dev.teammemory.daemon.login.FakeGitHub.slowDown;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.teammemory.daemon.cli.UserError;
+import dev.teammemory.daemon.command.UserError;
 import dev.teammemory.protocol.AuthConfig;
 import java.io.IOException;
 import java.io.PrintWriter;

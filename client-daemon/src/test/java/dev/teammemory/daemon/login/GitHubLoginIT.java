@@ -5,7 +5,7 @@ import static dev.teammemory.daemon.login.FakeGitHub.granted;
 import static dev.teammemory.daemon.testing.SyncFixture.entries;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.teammemory.daemon.memory.Environment;
+import dev.teammemory.daemon.home.Environment;
 import dev.teammemory.daemon.testing.ServerProcess;
 import dev.teammemory.daemon.testing.SyncFixture;
 import dev.teammemory.daemon.testing.TmemCommand;

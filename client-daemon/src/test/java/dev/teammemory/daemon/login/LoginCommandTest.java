@@ -11,7 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.teammemory.daemon.memory.Environment;
+import dev.teammemory.daemon.home.Environment;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

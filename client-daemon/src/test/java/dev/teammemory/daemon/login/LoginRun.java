@@ -1,8 +1,9 @@
 package dev.teammemory.daemon.login;
 
 import dev.teammemory.daemon.cli.Tmem;
-import dev.teammemory.daemon.cli.UserError;
-import dev.teammemory.daemon.memory.Environment;
+import dev.teammemory.daemon.command.ExitCode;
+import dev.teammemory.daemon.command.UserError;
+import dev.teammemory.daemon.home.Environment;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.lang.reflect.Constructor;
@@ -21,7 +22,7 @@ record LoginRun(int exitCode, String out, String err) {
     CommandLine commandLine = new CommandLine(new Tmem(), new Factory(environment, sleeper));
     commandLine.setOut(new PrintWriter(out, true));
     commandLine.setErr(new PrintWriter(err, true));
-    commandLine.setExitCodeExceptionMapper(exception -> Tmem.USAGE);
+    commandLine.setExitCodeExceptionMapper(exception -> ExitCode.USAGE);
     commandLine.setExecutionExceptionHandler(
         (exception, failed, parseResult) -> {
           if (exception instanceof UserError userError) {

@@ -2,7 +2,7 @@ package dev.teammemory.daemon.login;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.teammemory.daemon.memory.Environment;
+import dev.teammemory.daemon.home.Environment;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;

@@ -2,7 +2,7 @@ package dev.teammemory.daemon.login;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.teammemory.daemon.project.GitCheckout;
+import dev.teammemory.daemon.sync.GitCheckout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -3,7 +3,6 @@ package dev.teammemory.daemon.login;
 import static dev.teammemory.daemon.login.FakeGitHub.grantedExpiring;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.teammemory.daemon.config.ServerConnection;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;

@@ -2,6 +2,7 @@ package dev.teammemory.daemon.memory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.teammemory.daemon.home.Environment;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -7,6 +7,7 @@ import static dev.teammemory.daemon.memory.MemoryScope.PRIVATE;
 import static dev.teammemory.daemon.memory.MemoryScope.TEAM;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.teammemory.daemon.home.Environment;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;

@@ -2,7 +2,7 @@ package dev.teammemory.daemon.sync;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.teammemory.daemon.scan.SecretGuard;
+import dev.teammemory.daemon.secrets.SecretGuard;
 import dev.teammemory.daemon.testing.Conditions;
 import dev.teammemory.daemon.testing.ScriptedServer;
 import dev.teammemory.protocol.client.TeamMemoryClient;

@@ -3,7 +3,7 @@ package dev.teammemory.daemon.sync;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.teammemory.daemon.scan.SecretGuard;
+import dev.teammemory.daemon.secrets.SecretGuard;
 import dev.teammemory.daemon.testing.ScriptedServer;
 import dev.teammemory.protocol.Checksums;
 import dev.teammemory.protocol.client.TeamMemoryClient;

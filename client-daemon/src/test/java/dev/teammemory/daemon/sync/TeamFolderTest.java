@@ -2,6 +2,7 @@ package dev.teammemory.daemon.sync;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.teammemory.daemon.files.AtomicFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

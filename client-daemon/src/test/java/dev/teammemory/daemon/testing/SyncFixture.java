@@ -1,6 +1,6 @@
 package dev.teammemory.daemon.testing;
 
-import dev.teammemory.daemon.scan.SecretGuard;
+import dev.teammemory.daemon.secrets.SecretGuard;
 import dev.teammemory.daemon.sync.SyncEngine;
 import dev.teammemory.daemon.sync.SyncSettings;
 import dev.teammemory.daemon.sync.SyncTarget;

@@ -1,0 +1,47 @@
+package dev.teammemory.daemon.cli;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.List;
+
+/** One project as {@code tmem status} shows it (and as {@code --format json} prints it). */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+record ProjectStatus(
+    String repo,
+    String teamDir,
+    String server,
+    String daemon,
+    String lastPull,
+    String lastPush,
+    List<String> pending,
+    List<Skipped> skipped,
+    List<Conflict> conflicts,
+    List<KeptLocally> deletedOnServerKeptLocally,
+    List<Refused> refusedFromServer,
+    String blocked,
+    String lastError,
+    String lastErrorAt) {
+
+  ProjectStatus {
+    pending = List.copyOf(pending);
+    skipped = List.copyOf(skipped);
+    conflicts = List.copyOf(conflicts);
+    deletedOnServerKeptLocally = List.copyOf(deletedOnServerKeptLocally);
+    refusedFromServer = List.copyOf(refusedFromServer);
+  }
+
+  record Skipped(String key, String reason, String detail, String words) {}
+
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  record Conflict(
+      String key,
+      String detectedAt,
+      Long theirVersion,
+      String theirAuthor,
+      String theirChecksum,
+      String savedCopy,
+      String words) {}
+
+  record KeptLocally(String key, String deletedAt) {}
+
+  record Refused(String key, String reason) {}
+}

@@ -1,0 +1,205 @@
+package dev.teammemory.daemon.cli;
+
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.teammemory.daemon.command.ExitCode;
+import dev.teammemory.daemon.command.UserError;
+import dev.teammemory.secrets.Finding;
+import dev.teammemory.secrets.SecretScanner;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code tmem scan [--format text|json] PATH...}: secret-scans files and folders with the rules
+ * that guard every push. Exit 0 when clean, 1 when anything is found, 2 on an error. It prints
+ * where a secret is, never the secret.
+ */
+@Command(
+    name = "scan",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Scan files and folders for secrets with the rules that guard every push. Folders are walked"
+          + " without following symbolic links, skipping .git folders and binary files.",
+      "Prints path:line:column: rule-id (label) for each secret, never the secret itself.",
+      "A line carrying the comment gitleaks:allow is not reported.",
+      "Exit codes: 0 clean, 1 secrets found, 2 error."
+    })
+public final class ScanCommand implements Callable<Integer> {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final int BINARY_PROBE = 8_000;
+
+  /** {@code --format}: text for people, JSON for scripts. */
+  enum Format {
+    text,
+    json
+  }
+
+  /** One finding in one file, as the JSON output carries it. */
+  @JsonPropertyOrder({"path", "line", "column", "ruleId", "label", "fingerprint"})
+  record Hit(String path, int line, int column, String ruleId, String label, String fingerprint) {
+    static Hit of(Path path, Finding finding) {
+      return new Hit(
+          path.toString(),
+          finding.line(),
+          finding.column(),
+          finding.ruleId(),
+          finding.label(),
+          finding.fingerprint());
+    }
+  }
+
+  @Spec CommandSpec spec;
+
+  @Parameters(arity = "1..*", paramLabel = "PATH", description = "Files and folders to scan.")
+  List<Path> paths;
+
+  @Option(
+      names = "--format",
+      defaultValue = "text",
+      description = "text or json (default: ${DEFAULT-VALUE}).")
+  Format format;
+
+  @Option(
+      names = "--all-rules",
+      description =
+          "Also run the keyword-and-context rules and the generic keyword-and-entropy rule: more"
+              + " findings, and more false ones.")
+  boolean allRules;
+
+  @Override
+  public Integer call() throws IOException {
+    for (Path path : paths) {
+      if (!Files.exists(path)) {
+        throw UserError.usage(
+            "cannot scan " + path + ": no such file or folder; give the files or folders to scan");
+      }
+    }
+    SecretScanner scanner = allRules ? SecretScanner.allRules() : SecretScanner.defaultRules();
+    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    List<String> errors = new ArrayList<>();
+    List<Hit> hits = new ArrayList<>();
+    int filesWithSecrets = 0;
+    for (Path file : files(errors)) {
+      try {
+        byte[] bytes = Files.readAllBytes(file);
+        if (isBinary(bytes)) {
+          continue;
+        }
+        List<Finding> findings = scanner.scan(new String(bytes, StandardCharsets.UTF_8));
+        findings.forEach(finding -> hits.add(Hit.of(file, finding)));
+        filesWithSecrets += findings.isEmpty() ? 0 : 1;
+      } catch (IOException e) {
+        errors.add("cannot read " + file + ": " + reason(e));
+      }
+    }
+    if (format == Format.json) {
+      out.println(JSON.writeValueAsString(hits));
+    } else {
+      for (Hit hit : hits) {
+        out.println(
+            hit.path()
+                + ":"
+                + hit.line()
+                + ":"
+                + hit.column()
+                + ": "
+                + hit.ruleId()
+                + " ("
+                + hit.label()
+                + ")");
+      }
+    }
+    out.flush();
+    errors.forEach(error -> err.println("tmem: " + error));
+    if (!hits.isEmpty()) {
+      err.println(
+          "tmem: found "
+              + count(hits.size(), "secret")
+              + " in "
+              + count(filesWithSecrets, "file")
+              + "; remove them (rotate any that were real), or mark a line that holds none with"
+              + " a gitleaks:allow comment");
+    }
+    err.flush();
+    if (!errors.isEmpty()) {
+      return ExitCode.USAGE;
+    }
+    return hits.isEmpty() ? ExitCode.OK : ExitCode.PROBLEM;
+  }
+
+  /** The regular files under the paths, each root's files in path order. */
+  private List<Path> files(List<String> errors) throws IOException {
+    List<Path> files = new ArrayList<>();
+    for (Path root : paths) {
+      if (!Files.isDirectory(root)) {
+        files.add(root);
+        continue;
+      }
+      List<Path> found = new ArrayList<>();
+      Files.walkFileTree(
+          root,
+          new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(
+                Path directory, BasicFileAttributes attributes) {
+              boolean git =
+                  !directory.equals(root) && directory.getFileName().toString().equals(".git");
+              return git ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
+              if (attributes.isRegularFile()) {
+                found.add(file);
+              }
+              return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException e) {
+              errors.add("cannot read " + file + ": " + reason(e));
+              return FileVisitResult.CONTINUE;
+            }
+          });
+      found.sort(Comparator.comparing(Path::toString));
+      files.addAll(found);
+    }
+    return files;
+  }
+
+  /** Git's test: a NUL byte near the start means binary. */
+  private static boolean isBinary(byte[] bytes) {
+    for (int i = 0, n = Math.min(bytes.length, BINARY_PROBE); i < n; i++) {
+      if (bytes[i] == 0) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static String reason(IOException e) {
+    String kind = e.getClass().getSimpleName();
+    return e.getMessage() == null ? kind : kind + " (" + e.getMessage() + ")";
+  }
+
+  private static String count(int number, String noun) {
+    return number + " " + noun + (number == 1 ? "" : "s");
+  }
+}

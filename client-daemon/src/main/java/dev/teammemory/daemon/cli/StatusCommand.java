@@ -1,0 +1,216 @@
+package dev.teammemory.daemon.cli;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.teammemory.daemon.command.ExitCode;
+import dev.teammemory.daemon.command.OutputFormat;
+import dev.teammemory.daemon.command.ProjectOptions;
+import dev.teammemory.daemon.home.StateHome;
+import dev.teammemory.daemon.login.LoginStatus;
+import dev.teammemory.daemon.sync.ConflictWords;
+import dev.teammemory.daemon.sync.Display;
+import dev.teammemory.daemon.sync.Project;
+import dev.teammemory.daemon.sync.SavedProjects;
+import dev.teammemory.daemon.sync.SyncState;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code tmem status}: per project, the server, the repository, last pull and push, pending
+ * changes, files that do not sync and why, conflicts, and the last error in words.
+ */
+@Command(
+    name = "status",
+    mixinStandardHelpOptions = true,
+    description =
+        "Shows the team sync of every project: what synced, what is pending, what does not sync and why.")
+public final class StatusCommand implements Callable<Integer> {
+
+  private static final ObjectMapper JSON =
+      JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
+
+  @Spec CommandSpec spec;
+  @Mixin ProjectOptions projects;
+
+  @Option(
+      names = "--format",
+      paramLabel = "text|json",
+      defaultValue = "text",
+      description = "Output format (default: ${DEFAULT-VALUE}).")
+  OutputFormat format;
+
+  @Override
+  public Integer call() throws IOException {
+    Map<String, String> environment = System.getenv();
+    Path stateHome = StateHome.of(environment);
+    List<LoginStatus> logins = LoginStatus.of(environment, stateHome, Instant.now());
+    if (format == OutputFormat.text) {
+      // First, so that it shows before the usage error of a machine without projects.
+      logins.forEach(login -> spec.commandLine().getOut().println(login.words()));
+    }
+    List<Project> selected = projects.select(stateHome);
+    List<SavedProjects.Saved> saved = SavedProjects.all(stateHome);
+    List<ProjectStatus> statuses = new ArrayList<>();
+    for (Project project : selected) {
+      boolean found = false;
+      for (SavedProjects.Saved entry : saved) {
+        if (Path.of(entry.state().teamDir()).equals(project.teamDir())
+            && entry.state().repo().equalsIgnoreCase(project.repo())) {
+          statuses.add(statusOf(entry));
+          found = true;
+        }
+      }
+      if (!found) {
+        statuses.add(neverSynced(project));
+      }
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    if (format == OutputFormat.json) {
+      out.println(toJson(logins, statuses));
+    } else {
+      statuses.forEach(status -> out.print(text(status)));
+    }
+    return ExitCode.OK;
+  }
+
+  static String toJson(List<LoginStatus> logins, List<ProjectStatus> statuses)
+      throws JsonProcessingException {
+    Map<String, Object> body = new LinkedHashMap<>();
+    body.put("logins", logins);
+    body.put("projects", statuses);
+    return JSON.writeValueAsString(body);
+  }
+
+  static ProjectStatus statusOf(SavedProjects.Saved saved) {
+    SyncState state = saved.state();
+    List<ProjectStatus.Skipped> skipped = new ArrayList<>();
+    state
+        .skipped()
+        .forEach(
+            (key, skip) ->
+                skipped.add(
+                    new ProjectStatus.Skipped(
+                        key,
+                        skip.reason().name().toLowerCase(java.util.Locale.ROOT),
+                        skip.detail(),
+                        skip.inWords())));
+    List<ProjectStatus.Conflict> conflicts = new ArrayList<>();
+    for (SyncState.ConflictRecord conflict : state.conflicts()) {
+      conflicts.add(
+          new ProjectStatus.Conflict(
+              conflict.key(),
+              conflict.detectedAt(),
+              conflict.theirVersion() > 0 ? conflict.theirVersion() : null,
+              conflict.theirAuthor(),
+              conflict.theirChecksum(),
+              conflict.savedCopy(),
+              ConflictWords.of(state, conflict)));
+    }
+    List<ProjectStatus.KeptLocally> kept = new ArrayList<>();
+    state
+        .keptDeletions()
+        .forEach((key, deletion) -> kept.add(new ProjectStatus.KeptLocally(key, deletion.at())));
+    List<ProjectStatus.Refused> refused = new ArrayList<>();
+    state
+        .refusedKeys()
+        .forEach((key, reason) -> refused.add(new ProjectStatus.Refused(key, reason)));
+    String daemon =
+        SavedProjects.runningPid(saved.stateDir())
+            .map(pid -> "running (pid " + pid + ")")
+            .orElse("not running");
+    return new ProjectStatus(
+        state.repo(),
+        state.teamDir(),
+        state.serverUrl(),
+        daemon,
+        state.lastPullAt(),
+        state.lastPushAt(),
+        SavedProjects.pending(state),
+        skipped,
+        conflicts,
+        kept,
+        refused,
+        state.blockedReason(),
+        state.lastError(),
+        state.lastErrorAt());
+  }
+
+  static ProjectStatus neverSynced(Project project) {
+    return new ProjectStatus(
+        project.repo(),
+        project.teamDir().toString(),
+        null,
+        "not running",
+        null,
+        null,
+        List.of(),
+        List.of(),
+        List.of(),
+        List.of(),
+        List.of(),
+        null,
+        null,
+        null);
+  }
+
+  static String text(ProjectStatus status) {
+    StringBuilder out = new StringBuilder();
+    out.append(status.repo()).append("  ").append(status.teamDir()).append('\n');
+    line(out, "server", status.server() == null ? "never synced" : status.server());
+    line(out, "daemon", status.daemon());
+    line(out, "last pull", status.lastPull() == null ? "never" : status.lastPull());
+    line(out, "last push", status.lastPush() == null ? "never" : status.lastPush());
+    line(
+        out,
+        "pending",
+        status.pending().isEmpty()
+            ? "nothing"
+            : status.pending().size()
+                + " change(s): "
+                + String.join(", ", status.pending().stream().map(Display::key).toList()));
+    for (ProjectStatus.Skipped skip : status.skipped()) {
+      line(out, "not synced", Display.key(skip.key()) + " — " + skip.words());
+    }
+    for (ProjectStatus.Conflict conflict : status.conflicts()) {
+      line(out, "conflict", conflict.words());
+    }
+    for (ProjectStatus.KeptLocally kept : status.deletedOnServerKeptLocally()) {
+      line(
+          out,
+          "kept",
+          Display.key(kept.key())
+              + " — deleted on the server but modified here, so kept; delete it yourself, or edit it to push it again");
+    }
+    for (ProjectStatus.Refused refused : status.refusedFromServer()) {
+      line(
+          out,
+          "refused",
+          "the server's key " + Display.key(refused.key()) + " — " + refused.reason());
+    }
+    if (status.blocked() != null) {
+      line(out, "stopped", "pushing stopped until you act: " + status.blocked());
+    }
+    if (status.lastError() != null) {
+      line(out, "last error", status.lastError() + " (" + status.lastErrorAt() + ")");
+    }
+    return out.toString();
+  }
+
+  private static void line(StringBuilder out, String label, String value) {
+    out.append("  ").append(String.format("%-12s", label + ":")).append(value).append('\n');
+  }
+}

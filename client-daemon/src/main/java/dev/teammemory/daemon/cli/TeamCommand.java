@@ -1,0 +1,282 @@
+package dev.teammemory.daemon.cli;
+
+import dev.teammemory.daemon.command.ExitCode;
+import dev.teammemory.daemon.command.ProjectOptions;
+import dev.teammemory.daemon.command.UserError;
+import dev.teammemory.daemon.home.StateHome;
+import dev.teammemory.daemon.login.ServerConnection;
+import dev.teammemory.daemon.login.StoredLogin;
+import dev.teammemory.daemon.sync.Display;
+import dev.teammemory.daemon.sync.Project;
+import dev.teammemory.daemon.sync.TeamFolder;
+import dev.teammemory.protocol.Checksums;
+import dev.teammemory.protocol.DeleteResponse;
+import dev.teammemory.protocol.EntryHistory;
+import dev.teammemory.protocol.ErrorEnvelope;
+import dev.teammemory.protocol.HashesView;
+import dev.teammemory.protocol.Keys;
+import dev.teammemory.protocol.PutResponse;
+import dev.teammemory.protocol.client.Response;
+import dev.teammemory.protocol.client.TeamMemoryClient;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code tmem team}: acts on the server's copy of team memory (delete, history, restore). */
+@Command(
+    name = "team",
+    mixinStandardHelpOptions = true,
+    description = "Acts on the team's memory on the server: rm, history, restore.",
+    subcommands = {TeamCommand.Remove.class, TeamCommand.History.class, TeamCommand.Restore.class})
+public final class TeamCommand implements Runnable {
+
+  @Spec CommandSpec spec;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+
+  /** What every subcommand needs: the project, a client, and the key checked. */
+  abstract static class KeyCommand implements Callable<Integer> {
+    @Spec CommandSpec spec;
+    @Mixin ProjectOptions projects;
+
+    @Parameters(
+        index = "0",
+        paramLabel = "KEY",
+        description = "The key: a path under team/, e.g. testing/no-mocks.md")
+    String key;
+
+    @Override
+    public Integer call() throws IOException {
+      Map<String, String> environment = System.getenv();
+      Optional<String> violation = Keys.violation(key);
+      if (violation.isPresent()) {
+        throw UserError.usage(
+            "not a team-memory key: " + Display.key(key) + " (" + violation.get() + ")");
+      }
+      Project project = project(StateHome.of(environment));
+      ServerConnection server = ServerConnection.fromEnvironment(environment);
+      ServerConnection connection =
+          server.withTokens(StoredLogin.tokens(server.serverUrl(), environment)).requireToken();
+      try (TeamMemoryClient client = connection.client()) {
+        return run(project, client, spec.commandLine().getOut());
+      }
+    }
+
+    abstract int run(Project project, TeamMemoryClient client, PrintWriter out) throws IOException;
+
+    UserError failure(String action, Project project, Response<?> response) {
+      String why =
+          switch (response) {
+            case Response.Unauthorized<?> unauthorized ->
+                "the server rejected the token (401): run `tmem login` or set TMEM_TOKEN";
+            case Response.Rejected<?> rejected ->
+                rejected.status() == 403
+                    ? "no write access to " + project.repo() + " (403)"
+                    : "the server refused it ("
+                        + rejected.status()
+                        + rejected
+                            .error()
+                            .flatMap(ErrorEnvelope::errorCode)
+                            .map(code -> " " + code)
+                            .orElse("")
+                        + ")";
+            case Response.TransportFailure<?> failure ->
+                "cannot reach the server: " + failure.reason() + "; try again later";
+            case Response.NotFound<?> notFound ->
+                project.repo() + " does not exist on the server or you cannot see it (404)";
+            default -> "unexpected answer " + response.getClass().getSimpleName();
+          };
+      return UserError.problem(
+          "could not " + action + " " + Display.key(key) + " in " + project.repo() + ": " + why);
+    }
+
+    /**
+     * The named project, else the registered one containing the current folder, else the only one.
+     */
+    private Project project(Path stateHome) {
+      List<Project> candidates = projects.select(stateHome);
+      if (candidates.size() == 1) {
+        return candidates.get(0);
+      }
+      Path here = Path.of("").toAbsolutePath();
+      for (Project candidate : candidates) {
+        if (here.startsWith(candidate.teamDir())
+            || candidate.checkout().map(here::startsWith).orElse(false)) {
+          return candidate;
+        }
+      }
+      throw UserError.usage(
+          "several projects are registered and the current folder is in none of them: pass --repo owner/name --team-dir DIR");
+    }
+  }
+
+  /** {@code tmem team rm KEY}: deletes the key on the server (the delete extension). */
+  @Command(
+      name = "rm",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Deletes KEY on the server. Every daemon then deletes its local copy unless it was modified",
+        "there (it reports that instead). The content stays in the server's history."
+      })
+  static final class Remove extends KeyCommand {
+    @Override
+    int run(Project project, TeamMemoryClient client, PrintWriter out) throws IOException {
+      Response<DeleteResponse> response = client.delete(project.repo(), key, Optional.empty());
+      switch (response) {
+        case Response.Ok<DeleteResponse> ok -> {
+          out.println(
+              "deleted "
+                  + Display.key(key)
+                  + " from "
+                  + project.repo()
+                  + " (repository version "
+                  + ok.body().version()
+                  + "); it stays in the history: tmem team history "
+                  + Display.key(key));
+          removeLocalCopy(project, client, out);
+          return ExitCode.OK;
+        }
+        case Response.NotFound<DeleteResponse> notFound ->
+            throw UserError.problem(
+                Display.key(key)
+                    + " is not in "
+                    + project.repo()
+                    + " on the server (or you cannot see the repository)");
+        default -> throw failure("delete", project, response);
+      }
+    }
+
+    private void removeLocalCopy(Project project, TeamMemoryClient client, PrintWriter out)
+        throws IOException {
+      TeamFolder folder = new TeamFolder(project.teamDir());
+      String local = folder.checksumNow(key);
+      if (local == null) {
+        return;
+      }
+      String deleted = null;
+      if (client.fetchHashes(project.repo()) instanceof Response.Ok<HashesView> hashes) {
+        deleted = hashes.body().deletedKeys().get(key);
+      }
+      if (local.equals(deleted) && folder.deleteIfUnchanged(key, local)) {
+        out.println("deleted the local copy " + project.teamDir().resolve(key));
+      } else {
+        out.println(
+            "kept the local copy "
+                + project.teamDir().resolve(key)
+                + ": it differs from what the server had; delete it yourself (an edit would push it again)");
+      }
+    }
+  }
+
+  /** {@code tmem team history KEY}: the versions the server keeps. */
+  @Command(
+      name = "history",
+      mixinStandardHelpOptions = true,
+      description = "Lists the versions of KEY the server keeps, newest first.")
+  static final class History extends KeyCommand {
+    @Override
+    int run(Project project, TeamMemoryClient client, PrintWriter out) {
+      Response<EntryHistory> response = client.history(project.repo(), key);
+      if (response instanceof Response.Ok<EntryHistory> ok) {
+        for (EntryHistory.Version version : ok.body().versions()) {
+          out.println(
+              "version "
+                  + version.version()
+                  + "  "
+                  + version.at()
+                  + "  "
+                  + version.author()
+                  + "  "
+                  + version.checksum().substring(0, 19)
+                  + (version.deleted() ? "  (deleted)" : ""));
+        }
+        out.println("restore one with: tmem team restore " + Display.key(key) + " --version N");
+        return ExitCode.OK;
+      }
+      if (response instanceof Response.NotFound<EntryHistory>) {
+        throw UserError.problem(
+            "the server keeps no history of " + Display.key(key) + " in " + project.repo());
+      }
+      throw failure("read the history of", project, response);
+    }
+  }
+
+  /**
+   * {@code tmem team restore KEY --version N}: puts an old version back, here and on the server.
+   */
+  @Command(
+      name = "restore",
+      mixinStandardHelpOptions = true,
+      description =
+          "Makes version N of KEY current again on the server, and writes it to the local team folder.")
+  static final class Restore extends KeyCommand {
+    @Option(
+        names = "--version",
+        required = true,
+        paramLabel = "N",
+        description = "The version (see tmem team history KEY).")
+    long version;
+
+    @Override
+    int run(Project project, TeamMemoryClient client, PrintWriter out) throws IOException {
+      Response<EntryHistory> history = client.history(project.repo(), key);
+      if (!(history instanceof Response.Ok<EntryHistory> ok)) {
+        throw failure("read the history of", project, history);
+      }
+      EntryHistory.Version wanted =
+          ok.body().versions().stream()
+              .filter(v -> v.version() == version && !v.deleted())
+              .findFirst()
+              .orElseThrow(
+                  () ->
+                      UserError.problem(
+                          "the server keeps no version "
+                              + version
+                              + " of "
+                              + Display.key(key)
+                              + ": see tmem team history "
+                              + Display.key(key)));
+      if (!Checksums.ofContent(wanted.content()).equals(wanted.checksum())) {
+        throw UserError.problem(
+            "version "
+                + version
+                + " of "
+                + Display.key(key)
+                + " does not match its checksum; not restoring it");
+      }
+      Response<PutResponse> put =
+          client.put(project.repo(), Map.of(key, wanted.content()), Optional.empty());
+      if (!(put instanceof Response.Ok<PutResponse>)) {
+        throw failure("restore", project, put);
+      }
+      Optional<String> refusal = new TeamFolder(project.teamDir()).write(key, wanted.content());
+      out.println(
+          "restored version "
+              + version
+              + " of "
+              + Display.key(key)
+              + " ("
+              + wanted.author()
+              + ", "
+              + wanted.at()
+              + ") on the server"
+              + refusal
+                  .map(reason -> "; not written locally: " + reason)
+                  .orElse(" and in " + project.teamDir()));
+      return ExitCode.OK;
+    }
+  }
+}

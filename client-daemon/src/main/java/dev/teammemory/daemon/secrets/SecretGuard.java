@@ -1,0 +1,40 @@
+package dev.teammemory.daemon.secrets;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.teammemory.secrets.Finding;
+import dev.teammemory.secrets.SecretScanner;
+import java.util.List;
+
+/**
+ * The check the sync engine runs on every entry before it is pushed: nothing a rule flags leaves
+ * the machine. The server runs the same default rules on every PUT; this guard is the first line,
+ * so a secret is stopped before it travels at all. Thread-safe.
+ */
+public final class SecretGuard {
+
+  private final SecretScanner scanner;
+
+  public SecretGuard(SecretScanner scanner) {
+    this.scanner = requireNonNull(scanner, "scanner is null");
+  }
+
+  /** The guard with the default rules, the set the server enforces. */
+  public static SecretGuard withDefaultRules() {
+    return new SecretGuard(SecretScanner.defaultRules());
+  }
+
+  /**
+   * Decides whether an entry may be pushed.
+   *
+   * @param key the entry's key, the path under {@code memory/team/}; the verdict depends only on
+   *     the content, the key is what a caller reports it under
+   * @param content the entry's content
+   */
+  public Verdict check(String key, String content) {
+    requireNonNull(key, "key is null");
+    requireNonNull(content, "content is null");
+    List<Finding> findings = scanner.scan(content);
+    return findings.isEmpty() ? new Verdict.Clean() : new Verdict.Flagged(findings);
+  }
+}

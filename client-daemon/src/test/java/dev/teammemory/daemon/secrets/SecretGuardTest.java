@@ -1,0 +1,53 @@
+package dev.teammemory.daemon.secrets;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.teammemory.secrets.SecretScanner;
+import org.junit.jupiter.api.Test;
+
+class SecretGuardTest {
+
+  private final SecretTokens tokens = new SecretTokens(11);
+  private final SecretGuard guard = SecretGuard.withDefaultRules();
+
+  @Test
+  void contentWithoutSecretsIsClean() {
+    Verdict verdict = guard.check("testing/no-mocks.md", "# No mocks\n\nUse real servers.\n");
+
+    assertThat(verdict).isEqualTo(new Verdict.Clean());
+  }
+
+  @Test
+  void contentWithATokenIsFlaggedAndTheDescriptionNamesRuleAndPlaceButNotTheToken() {
+    String token = tokens.githubPat();
+
+    Verdict verdict = guard.check("MEMORY.md", "# Notes\nCI token: " + token + "\n");
+
+    assertThat(verdict).isInstanceOf(Verdict.Flagged.class);
+    Verdict.Flagged flagged = (Verdict.Flagged) verdict;
+    assertThat(flagged.findings()).hasSize(1);
+    assertThat(flagged.describe())
+        .isEqualTo(
+            "github-pat (GitHub PAT) at line 2, column 11, fingerprint "
+                + flagged.findings().getFirst().fingerprint())
+        .doesNotContain(token);
+  }
+
+  @Test
+  void theGuardUsesTheScannerItIsGiven() {
+    String generic = "db_password = \"Zt8q4LmW2xR9vB7nK3pJ\"";
+
+    assertThat(new SecretGuard(SecretScanner.allRules()).check("db.md", generic))
+        .isInstanceOf(Verdict.Flagged.class);
+    assertThat(guard.check("db.md", generic)).isInstanceOf(Verdict.Clean.class);
+  }
+
+  @Test
+  void aFlaggedVerdictNeedsFindingsAndTheGuardNeedsItsArguments() {
+    assertThatThrownBy(() -> new Verdict.Flagged(java.util.List.of()))
+        .hasMessage("a flagged entry needs at least one finding");
+    assertThatThrownBy(() -> guard.check(null, "")).hasMessage("key is null");
+    assertThatThrownBy(() -> guard.check("k", null)).hasMessage("content is null");
+  }
+}
