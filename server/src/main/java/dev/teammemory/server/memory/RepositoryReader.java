@@ -15,6 +15,7 @@ import java.sql.SQLException;
 import java.time.OffsetDateTime;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import javax.sql.DataSource;
 
 /**
@@ -23,19 +24,21 @@ import javax.sql.DataSource;
  * transaction, and without a session or entities, whose per-row cost would exceed everything else
  * the request does (docs/benchmarks.md). The repository row comes first, then its entries in UTF-8
  * byte order of their keys ({@code COLLATE "C"} compares bytes): the order of the wire bodies, so
- * that sorting them again costs one comparison a key. Nothing is cached: every replica reads the
+ * that sorting them again costs one comparison a key. A repository at version 0 (a memory store
+ * created but never written) reads as never written. Nothing is cached: every replica reads the
  * database.
  */
 @ApplicationScoped
 public class RepositoryReader {
 
-  private static final String CHECKSUM = "SELECT checksum FROM repository WHERE slug_key = ?";
+  private static final String CHECKSUM =
+      "SELECT checksum FROM repository WHERE slug_key = ? AND version > 0";
 
   /** The hashes view's one statement (public so the server benchmark measures this very one). */
   public static final String HASHES =
       "SELECT 0 AS part, slug, version, checksum, last_modified,"
           + " NULL::text COLLATE \"C\" AS entry_key, NULL AS entry_checksum, FALSE AS deleted"
-          + " FROM repository WHERE slug_key = ?"
+          + " FROM repository WHERE slug_key = ? AND version > 0"
           + " UNION ALL"
           + " SELECT 1, NULL, NULL, NULL, NULL, e.entry_key COLLATE \"C\", e.checksum, e.deleted"
           + " FROM memory_entry e JOIN repository r ON r.id = e.repository_id"
@@ -47,7 +50,7 @@ public class RepositoryReader {
       "SELECT 0 AS part, slug, version, checksum, last_modified,"
           + " NULL::text COLLATE \"C\" AS entry_key, NULL AS entry_checksum, FALSE AS deleted,"
           + " NULL AS content, 0 AS size_bytes"
-          + " FROM repository WHERE slug_key = ?"
+          + " FROM repository WHERE slug_key = ? AND version > 0"
           + " UNION ALL"
           + " SELECT 1, NULL, NULL, NULL, NULL, e.entry_key COLLATE \"C\", e.checksum, e.deleted,"
           + " e.content, e.size_bytes"
@@ -82,6 +85,20 @@ public class RepositoryReader {
         }
       }
       return hashesOnly ? hashes(connection, slug) : snapshot(connection, slug);
+    } catch (SQLException e) {
+      throw new IllegalStateException("could not read repository " + slug, e);
+    }
+  }
+
+  /** The id of the repository's memory store, when the repository has a row. */
+  Optional<String> storeId(RepositorySlug slug) {
+    try (Connection connection = dataSource.getConnection();
+        PreparedStatement statement =
+            connection.prepareStatement("SELECT store_id FROM repository WHERE slug_key = ?")) {
+      statement.setString(1, slug.key());
+      try (ResultSet row = statement.executeQuery()) {
+        return row.next() ? Optional.of(row.getString(1)) : Optional.empty();
+      }
     } catch (SQLException e) {
       throw new IllegalStateException("could not read repository " + slug, e);
     }
