@@ -7,6 +7,7 @@ import dev.teammemory.protocol.ETags;
 import dev.teammemory.protocol.EntryHistory;
 import dev.teammemory.protocol.HashesView;
 import dev.teammemory.protocol.Timestamps;
+import dev.teammemory.protocol.VersionChanges;
 import dev.teammemory.server.auth.AuthorizedRepository;
 import dev.teammemory.server.auth.RepositorySlug;
 import dev.teammemory.server.limits.LimitsConfig;
@@ -63,6 +64,14 @@ public class EntryStore {
    */
   public HashesView hashes(RepositorySlug slug) {
     return reader.hashesOrEmpty(slug);
+  }
+
+  /**
+   * The keys written after {@code afterVersion} once the repository's version is above it, or a
+   * reset when it cannot be answered for; empty while nothing newer exists.
+   */
+  public Optional<VersionChanges> changesAfter(RepositorySlug slug, long afterVersion) {
+    return reader.changesAfter(slug, afterVersion);
   }
 
   /** The id of the repository's memory store; empty when the repository has no row yet. */

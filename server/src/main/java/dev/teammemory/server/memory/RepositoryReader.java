@@ -5,6 +5,7 @@ import dev.teammemory.protocol.ETags;
 import dev.teammemory.protocol.HashesView;
 import dev.teammemory.protocol.RepositorySnapshot;
 import dev.teammemory.protocol.Timestamps;
+import dev.teammemory.protocol.VersionChanges;
 import dev.teammemory.server.auth.RepositorySlug;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -58,6 +59,17 @@ public class RepositoryReader {
           + " WHERE r.slug_key = ?"
           + " ORDER BY part, entry_key";
 
+  /** The change feed's {@code after_version} statement: the repository row, then newer keys. */
+  private static final String CHANGES_AFTER =
+      "SELECT 0 AS part, version, checksum, NULL::text COLLATE \"C\" AS entry_key,"
+          + " NULL AS entry_checksum, FALSE AS deleted"
+          + " FROM repository WHERE slug_key = ? AND version > 0"
+          + " UNION ALL"
+          + " SELECT 1, NULL, NULL, e.entry_key COLLATE \"C\", e.checksum, e.deleted"
+          + " FROM memory_entry e JOIN repository r ON r.id = e.repository_id"
+          + " WHERE r.slug_key = ? AND e.version > ?"
+          + " ORDER BY part, entry_key";
+
   private final DataSource dataSource;
   private final MemoryConfig config;
 
@@ -85,6 +97,43 @@ public class RepositoryReader {
         }
       }
       return hashesOnly ? hashes(connection, slug) : snapshot(connection, slug);
+    } catch (SQLException e) {
+      throw new IllegalStateException("could not read repository " + slug, e);
+    }
+  }
+
+  /**
+   * The keys written after {@code afterVersion}, once the repository's version is above it (empty
+   * until then). Every key's row remembers the version that last wrote it, tombstones included, so
+   * any version up to the current one can be answered; a version beyond it (a client of another
+   * database, or of a repository deleted and created again) is a reset.
+   */
+  Optional<VersionChanges> changesAfter(RepositorySlug slug, long afterVersion) {
+    try (Connection connection = dataSource.getConnection();
+        PreparedStatement statement = connection.prepareStatement(CHANGES_AFTER)) {
+      statement.setString(1, slug.key());
+      statement.setString(2, slug.key());
+      statement.setLong(3, afterVersion);
+      try (ResultSet rows = statement.executeQuery()) {
+        long version = 0;
+        String checksum = Checksums.EMPTY;
+        if (rows.next() && rows.getInt(1) == 0) {
+          version = rows.getLong(2);
+          checksum = rows.getString(3);
+        }
+        if (afterVersion > version) {
+          return Optional.of(VersionChanges.reset(version, checksum));
+        }
+        if (version == afterVersion) {
+          return Optional.empty();
+        }
+        Map<String, String> changed = new LinkedHashMap<>();
+        Map<String, String> deleted = new LinkedHashMap<>();
+        while (rows.next()) {
+          (rows.getBoolean(6) ? deleted : changed).put(rows.getString(4), rows.getString(5));
+        }
+        return Optional.of(VersionChanges.of(version, checksum, changed, deleted));
+      }
     } catch (SQLException e) {
       throw new IllegalStateException("could not read repository " + slug, e);
     }
