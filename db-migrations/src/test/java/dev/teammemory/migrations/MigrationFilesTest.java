@@ -22,4 +22,23 @@ class MigrationFilesTest {
           .contains("CREATE TABLE repo_access");
     }
   }
+
+  @Test
+  void memoryStoresMigrationOnlyAddsToTheSchema() throws IOException {
+    try (InputStream in =
+        getClass().getClassLoader().getResourceAsStream("db/migration/V2__memory_stores.sql")) {
+      assertThat(in).as("db/migration/V2__memory_stores.sql on the classpath").isNotNull();
+      String sql =
+          new String(in.readAllBytes(), StandardCharsets.UTF_8)
+              .replaceAll("--[^\n]*", "") // comments may say what is never done
+              .toUpperCase(java.util.Locale.ROOT);
+      // A replica of the previous release runs on this schema during a rolling upgrade.
+      assertThat(sql)
+          .contains("ADD COLUMN STORE_ID")
+          .contains("ADD COLUMN MEMORY_ID")
+          .doesNotContain("DROP COLUMN")
+          .doesNotContain("DROP TABLE")
+          .doesNotContain("RENAME");
+    }
+  }
 }

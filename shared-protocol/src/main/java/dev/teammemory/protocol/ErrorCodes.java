@@ -18,6 +18,7 @@ public final class ErrorCodes {
   public static final String PRECONDITION_FAILED = "precondition_failed";
   public static final String UNAUTHORIZED = "unauthorized";
   public static final String FORBIDDEN = "forbidden";
+  public static final String REPOSITORY_ARCHIVED = "repository_archived";
   public static final String NOT_FOUND = "not_found";
   public static final String METHOD_NOT_ALLOWED = "method_not_allowed";
   public static final String AUTH_PROVIDER_UNAVAILABLE = "auth_provider_unavailable";

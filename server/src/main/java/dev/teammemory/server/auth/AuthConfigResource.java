@@ -18,6 +18,9 @@ public class AuthConfigResource {
 
   static final String PATH = "/api/auth/config";
 
+  /** Where this server serves the Memory Stores API, announced to daemons. */
+  static final String MEMORY_STORES_PATH = "/v1/memory_stores";
+
   private final GitHubConfig gitHub;
 
   @Inject
@@ -42,6 +45,7 @@ public class AuthConfigResource {
             web + "/login/device/code",
             web + "/login/oauth/access_token",
             gitHub.apiBase(),
-            gitHub.scopes()));
+            gitHub.scopes()),
+        MEMORY_STORES_PATH);
   }
 }

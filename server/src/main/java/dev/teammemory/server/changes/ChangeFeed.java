@@ -1,6 +1,7 @@
 package dev.teammemory.server.changes;
 
 import dev.teammemory.protocol.HashesView;
+import dev.teammemory.protocol.VersionChanges;
 import dev.teammemory.server.auth.RepositorySlug;
 import dev.teammemory.server.memory.EntryStore;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
@@ -11,11 +12,13 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
- * The long poll: the hashes view as soon as a repository's checksum differs from what the client
- * has, or nothing when the wait ends first. A waiting request holds no thread: it is a future that
- * a notification (or the deadline) completes, and only the checks run on worker threads.
+ * The long poll: an answer as soon as a repository differs from what the client has (its checksum,
+ * or its version), or nothing when the wait ends first. A waiting request holds no thread: it is a
+ * future that a notification (or the deadline) completes, and only the checks run on worker
+ * threads.
  */
 @ApplicationScoped
 class ChangeFeed {
@@ -36,23 +39,41 @@ class ChangeFeed {
    * already does), or empty after {@code wait}. Must be called on a thread that may block.
    */
   CompletableFuture<Optional<HashesView>> await(RepositorySlug slug, String since, Duration wait) {
-    return check(slug, since, System.nanoTime() + wait.toNanos());
+    return await(
+        slug,
+        () -> Optional.of(store.hashes(slug)).filter(view -> !view.checksum().equals(since)),
+        wait);
   }
 
-  private CompletableFuture<Optional<HashesView>> check(
-      RepositorySlug slug, String since, long deadline) {
+  /**
+   * Completes with the keys written after {@code afterVersion} once the repository's version is
+   * above it (or with a reset), or empty after {@code wait}. Must be called on a thread that may
+   * block.
+   */
+  CompletableFuture<Optional<VersionChanges>> awaitAfter(
+      RepositorySlug slug, long afterVersion, Duration wait) {
+    return await(slug, () -> store.changesAfter(slug, afterVersion), wait);
+  }
+
+  private <T> CompletableFuture<Optional<T>> await(
+      RepositorySlug slug, Supplier<Optional<T>> probe, Duration wait) {
+    return check(slug, probe, System.nanoTime() + wait.toNanos());
+  }
+
+  private <T> CompletableFuture<Optional<T>> check(
+      RepositorySlug slug, Supplier<Optional<T>> probe, long deadline) {
     // Register first, read second: a write that commits after the read wakes this waiter.
     CompletableFuture<Boolean> changed = notifications.register(slug.key());
-    HashesView current;
+    Optional<T> answer;
     try {
-      current = store.hashes(slug);
+      answer = probe.get();
     } catch (RuntimeException e) {
       notifications.unregister(slug.key(), changed);
       return CompletableFuture.failedFuture(e);
     }
-    if (!current.checksum().equals(since)) {
+    if (answer.isPresent()) {
       notifications.unregister(slug.key(), changed);
-      return CompletableFuture.completedFuture(Optional.of(current));
+      return CompletableFuture.completedFuture(answer);
     }
     long remaining = deadline - System.nanoTime();
     if (remaining <= 0) {
@@ -67,7 +88,7 @@ class ChangeFeed {
               if (!woken) {
                 notifications.unregister(slug.key(), changed);
               }
-              return check(slug, since, deadline);
+              return check(slug, probe, deadline);
             },
             worker);
   }

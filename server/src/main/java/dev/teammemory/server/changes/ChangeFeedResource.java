@@ -43,8 +43,14 @@ public class ChangeFeedResource {
   @Blocking // the checks read PostgreSQL; the wait itself holds no thread
   @Produces(MediaType.APPLICATION_JSON)
   public Uni<Response> changes(
-      @RestQuery String repo, @RestQuery String since, @RestQuery String wait) {
+      @RestQuery String repo,
+      @RestQuery String since,
+      @RestQuery("after_version") String afterVersion,
+      @RestQuery String wait) {
     AuthorizedRepository target = authorization.read(repo);
+    if (afterVersion != null) {
+      return changesAfter(target, since, afterVersion, wait);
+    }
     String sinceChecksum = since(since);
     Duration waitFor = Duration.ofSeconds(waitSeconds(wait));
     return Uni.createFrom()
@@ -60,6 +66,47 @@ public class ChangeFeedResource {
                             Response.notModified()
                                 .header("ETag", ETags.quote(sinceChecksum))
                                 .build()));
+  }
+
+  /** The {@code after_version} form, for per-file sync (PROTOCOL.md "Extensions"). */
+  private Uni<Response> changesAfter(
+      AuthorizedRepository target, String since, String afterVersion, String wait) {
+    if (since != null) {
+      throw ApiException.of(
+          400,
+          ErrorCodes.INVALID_PARAMETER,
+          "send either since or after_version, not both",
+          Map.of("since", since, "after_version", afterVersion));
+    }
+    long after = afterVersion(afterVersion);
+    Duration waitFor = Duration.ofSeconds(waitSeconds(wait));
+    return Uni.createFrom()
+        .completionStage(feed.awaitAfter(target.slug(), after, waitFor))
+        .map(
+            changed ->
+                changed
+                    .map(
+                        changes ->
+                            Response.ok(changes)
+                                .header("ETag", ETags.quote(changes.checksum()))
+                                .build())
+                    .orElseGet(() -> Response.notModified().build()));
+  }
+
+  private static long afterVersion(String afterVersion) {
+    try {
+      long version = Long.parseLong(afterVersion);
+      if (version >= 0) {
+        return version;
+      }
+    } catch (NumberFormatException e) {
+      // refused below
+    }
+    throw ApiException.of(
+        400,
+        ErrorCodes.INVALID_PARAMETER,
+        "after_version must be a repository version the client holds (a whole number, 0 for none)",
+        Map.of("after_version", afterVersion));
   }
 
   private static String since(String since) {

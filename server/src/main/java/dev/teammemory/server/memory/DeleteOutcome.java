@@ -12,6 +12,12 @@ sealed interface DeleteOutcome {
   /** {@code If-Match} did not name the current checksum. */
   record PreconditionFailed(String currentChecksum) implements DeleteOutcome {}
 
+  /** {@code expected_checksum} is not the key's current checksum (a teammate changed it). */
+  record KeyChanged(String currentChecksum) implements DeleteOutcome {}
+
+  /** The repository's memory store is archived: it takes no writes. */
+  record Archived() implements DeleteOutcome {}
+
   /** The repository was never written. */
   record NoSuchRepository() implements DeleteOutcome {}
 

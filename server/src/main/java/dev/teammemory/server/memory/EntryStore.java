@@ -7,6 +7,7 @@ import dev.teammemory.protocol.ETags;
 import dev.teammemory.protocol.EntryHistory;
 import dev.teammemory.protocol.HashesView;
 import dev.teammemory.protocol.Timestamps;
+import dev.teammemory.protocol.VersionChanges;
 import dev.teammemory.server.auth.AuthorizedRepository;
 import dev.teammemory.server.auth.RepositorySlug;
 import dev.teammemory.server.limits.LimitsConfig;
@@ -65,18 +66,33 @@ public class EntryStore {
     return reader.hashesOrEmpty(slug);
   }
 
+  /**
+   * The keys written after {@code afterVersion} once the repository's version is above it, or a
+   * reset when it cannot be answered for; empty while nothing newer exists.
+   */
+  public Optional<VersionChanges> changesAfter(RepositorySlug slug, long afterVersion) {
+    return reader.changesAfter(slug, afterVersion);
+  }
+
+  /** The id of the repository's memory store; empty when the repository has no row yet. */
+  Optional<String> storeId(RepositorySlug slug) {
+    return reader.storeId(slug);
+  }
+
   /** Every kept version of a key, newest first; empty when the repository was never written. */
   @Transactional
   Optional<EntryHistory> history(RepositorySlug slug, String key) {
     readConsistently();
     Repository repository = Repository.find("slugKey", slug.key()).firstResult();
-    if (repository == null) {
-      return Optional.empty();
+    if (repository == null || repository.version == 0) {
+      return Optional.empty(); // a store created but never written is a never-written repository
     }
     List<EntryHistory.Version> versions = new ArrayList<>();
     for (EntryVersion kept :
         EntryVersion.<EntryVersion>list(
-            "repositoryId = ?1 and entryKey = ?2 order by version desc", repository.id, key)) {
+            "repositoryId = ?1 and entryKey = ?2 and redactedAt is null order by version desc",
+            repository.id,
+            key)) {
       versions.add(
           new EntryHistory.Version(
               kept.version,
@@ -108,7 +124,10 @@ public class EntryStore {
       createIfAbsent(slug);
       locked = lock(slug);
     }
-    // A row at version 0 is one this transaction just created: still never written.
+    if (locked.isPresent() && locked.get().archivedAt != null) {
+      return rollBack(new PutOutcome.Archived());
+    }
+    // A row at version 0 was created empty (by this transaction or as a store): never written.
     RepositoryState current =
         locked
             .filter(repository -> repository.version > 0)
@@ -185,22 +204,22 @@ public class EntryStore {
         (key, size) -> {
           MemoryEntry entry = existing.get(key);
           boolean created = entry == null;
+          Operation operation;
           if (created) {
-            entry = new MemoryEntry();
-            entry.repositoryId = repository.id;
-            entry.entryKey = key;
+            entry = newEntry(repository, key, now);
+            operation = Operation.CREATED;
+          } else if (entry.deleted) {
+            revive(entry, now);
+            operation = Operation.CREATED;
+          } else {
+            operation = Operation.MODIFIED;
           }
-          entry.content = entries.get(key);
-          entry.checksum = putChecksums.get(key);
-          entry.sizeBytes = size;
-          entry.deleted = false;
-          entry.version = version;
-          entry.updatedAt = now;
-          entry.updatedBy = target.caller().user();
+          setContent(entry, entries.get(key), putChecksums.get(key), size);
+          stamp(entry, version, now, target.caller().user());
           if (created) {
             entry.persist(); // after the fields: persist takes the row's state as it is now
           }
-          EntryVersion.of(entry).persist();
+          EntryVersion.of(entry, operation).persist();
           liveChecksums.put(key, entry.checksum);
         });
     RepositoryState state =
@@ -210,14 +229,24 @@ public class EntryStore {
     return new PutOutcome.Applied(state, putChecksums);
   }
 
-  /** Turns a key into a tombstone: it leaves the entries and appears in {@code deletedKeys}. */
+  /**
+   * Turns a key into a tombstone: it leaves the entries and appears in {@code deletedKeys}. With
+   * {@code expectedChecksum}, only while the key still has that content.
+   */
   @Transactional
-  DeleteOutcome delete(AuthorizedRepository target, String key, Optional<String> ifMatch) {
-    Optional<Repository> locked = lock(target.slug());
+  DeleteOutcome delete(
+      AuthorizedRepository target,
+      String key,
+      Optional<String> ifMatch,
+      Optional<String> expectedChecksum) {
+    Optional<Repository> locked = lock(target.slug()).filter(row -> row.version > 0);
     if (locked.isEmpty()) {
       return new DeleteOutcome.NoSuchRepository();
     }
     Repository repository = locked.get();
+    if (repository.archivedAt != null) {
+      return new DeleteOutcome.Archived();
+    }
     RepositoryState current = RepositoryState.of(repository);
     if (ifMatch.isPresent() && !preconditionHolds(ifMatch.get(), current)) {
       return new DeleteOutcome.PreconditionFailed(current.checksum());
@@ -229,18 +258,12 @@ public class EntryStore {
     if (entry.deleted) {
       return new DeleteOutcome.AlreadyDeleted(current);
     }
+    if (expectedChecksum.isPresent() && !expectedChecksum.get().equals(entry.checksum)) {
+      return new DeleteOutcome.KeyChanged(entry.checksum);
+    }
     long version = repository.version + 1;
     Instant now = now();
-    int size = entry.sizeBytes;
-    entry.deleted = true;
-    entry.content = ""; // the content stays in history; the tombstone keeps its checksum
-    entry.sizeBytes = 0;
-    entry.version = version;
-    entry.updatedAt = now;
-    entry.updatedBy = target.caller().user();
-    EntryVersion.of(entry).persist();
-    repository.entryCount -= 1;
-    repository.totalBytes -= size;
+    tombstone(repository, entry, version, now, target.caller().user());
     return new DeleteOutcome.Deleted(
         advance(repository, version, checksumWithout(repository, key, null), now));
   }
@@ -255,14 +278,16 @@ public class EntryStore {
    */
   @Transactional
   PurgeOutcome purge(AuthorizedRepository target, String key, long version) {
-    Optional<Repository> locked = lock(target.slug());
+    Optional<Repository> locked = lock(target.slug()).filter(row -> row.version > 0);
     if (locked.isEmpty()) {
       return new PurgeOutcome.NoSuchRepository();
     }
     Repository repository = locked.get();
     List<EntryVersion> kept =
         EntryVersion.list(
-            "repositoryId = ?1 and entryKey = ?2 order by version desc", repository.id, key);
+            "repositoryId = ?1 and entryKey = ?2 and redactedAt is null order by version desc",
+            repository.id,
+            key);
     EntryVersion purged =
         kept.stream().filter(row -> row.version == version).findFirst().orElse(null);
     if (purged == null) {
@@ -293,7 +318,7 @@ public class EntryStore {
       repository.entryCount -= 1;
       repository.totalBytes -= oldSize;
       if (previous.isEmpty()) {
-        EntryVersion.of(entry).persist(); // history shows how the key ended
+        EntryVersion.of(entry, Operation.DELETED).persist(); // history shows how the key ended
       }
     }
     String checksum =
@@ -301,6 +326,295 @@ public class EntryStore {
             ? checksumWithout(repository, key, null)
             : checksumWithout(repository, key, entry.checksum);
     return new PurgeOutcome.Purged(advance(repository, newVersion, checksum, now), true);
+  }
+
+  // ------------------------------------------------------------------- Memory Stores API
+
+  /**
+   * The store of the repository: an existing one as it is (whatever {@code attributes} say), else a
+   * new one with these attributes, which for {@code team_memory} is a never-written repository.
+   */
+  @Transactional
+  public StoreOutcome createStore(AuthorizedRepository target, StoreAttributes attributes) {
+    RepositorySlug slug = target.slug();
+    @SuppressWarnings("unchecked")
+    List<String> created =
+        entityManager
+            .createNativeQuery(
+                "INSERT INTO repository (slug, slug_key, version, checksum, last_modified,"
+                    + " store_id, store_name, store_description, store_metadata)"
+                    + " VALUES (?1, ?2, 0, ?3, ?4, ?5, ?6, ?7, ?8)"
+                    + " ON CONFLICT (slug_key) DO NOTHING RETURNING store_id")
+            .setParameter(1, slug.toString())
+            .setParameter(2, slug.key())
+            .setParameter(3, Checksums.EMPTY)
+            .setParameter(4, Instant.EPOCH)
+            .setParameter(5, Ids.newStore())
+            .setParameter(6, attributes.name().orElse(null))
+            .setParameter(7, attributes.description())
+            .setParameter(8, attributes.metadataJson())
+            .getResultList();
+    if (!created.isEmpty()) {
+      return new StoreOutcome.Done(created.get(0), true);
+    }
+    Repository existing = Repository.find("slugKey", slug.key()).firstResult();
+    return new StoreOutcome.Done(existing.storeId, false);
+  }
+
+  /** Sets the store's description and metadata (its name and binding never change). */
+  @Transactional
+  public StoreOutcome updateStore(
+      AuthorizedRepository target, String storeId, String description, String metadataJson) {
+    Optional<Repository> locked = lockStore(target, storeId);
+    if (locked.isEmpty()) {
+      return new StoreOutcome.NotFound();
+    }
+    Repository repository = locked.get();
+    if (repository.archivedAt != null) {
+      return new StoreOutcome.Archived();
+    }
+    if (!repository.storeDescription.equals(description)
+        || !repository.storeMetadata.equals(metadataJson)) {
+      repository.storeDescription = description;
+      repository.storeMetadata = metadataJson;
+      repository.storeUpdatedAt = now();
+    }
+    return new StoreOutcome.Done(storeId, false);
+  }
+
+  /**
+   * Archives the store: from now on it takes no writes through either API, and its memories stay
+   * readable. Archiving an archived store changes nothing.
+   */
+  @Transactional
+  public StoreOutcome archiveStore(AuthorizedRepository target, String storeId) {
+    Optional<Repository> locked = lockStore(target, storeId);
+    if (locked.isEmpty()) {
+      return new StoreOutcome.NotFound();
+    }
+    Repository repository = locked.get();
+    if (repository.archivedAt == null) {
+      Instant now = now();
+      repository.archivedAt = now;
+      repository.storeUpdatedAt = now;
+    }
+    return new StoreOutcome.Done(storeId, false);
+  }
+
+  /**
+   * Deletes the store: every live memory becomes a tombstone in one new repository version (history
+   * is kept, and {@code team_memory} clients delete their copies), and the repository gets a fresh
+   * store, so that the deleted id is gone for good.
+   */
+  @Transactional
+  public StoreOutcome deleteStore(AuthorizedRepository target, String storeId) {
+    Optional<Repository> locked = lockStore(target, storeId);
+    if (locked.isEmpty()) {
+      return new StoreOutcome.NotFound();
+    }
+    Repository repository = locked.get();
+    List<MemoryEntry> live =
+        MemoryEntry.list("repositoryId = ?1 and deleted = false", repository.id);
+    if (!live.isEmpty()) {
+      long version = repository.version + 1;
+      Instant now = now();
+      for (MemoryEntry entry : live) {
+        tombstone(repository, entry, version, now, target.caller().user());
+      }
+      advance(repository, version, Checksums.EMPTY, now);
+    }
+    repository.storeId = Ids.newStore();
+    repository.storeName = null;
+    repository.storeDescription = "";
+    repository.storeMetadata = "{}";
+    repository.storeUpdatedAt = null;
+    repository.archivedAt = null;
+    return new StoreOutcome.Done(storeId, false);
+  }
+
+  /**
+   * Creates a memory at {@code key} (reviving the key's tombstone under a new memory id), checked
+   * under the repository lock in this order: the store exists and is not archived, no memory's path
+   * equals, contains or is contained by this one, the limits, the secrets.
+   */
+  @Transactional
+  public MemoryOutcome createMemory(
+      AuthorizedRepository target,
+      String storeId,
+      String key,
+      String content,
+      List<SecretFinding> secrets) {
+    Optional<Repository> locked = lockStore(target, storeId);
+    if (locked.isEmpty()) {
+      return new MemoryOutcome.NotFound();
+    }
+    Repository repository = locked.get();
+    if (repository.archivedAt != null) {
+      return new MemoryOutcome.Archived();
+    }
+    Optional<MemoryOutcome.PathConflict> conflict = pathConflict(repository, key, null);
+    if (conflict.isPresent()) {
+      return conflict.get();
+    }
+    int size = (int) Utf8.length(content);
+    Optional<MemoryOutcome> overLimit =
+        overLimits(repository.entryCount + 1, repository.totalBytes + size);
+    if (overLimit.isPresent()) {
+      return overLimit.get();
+    }
+    if (!secrets.isEmpty()) {
+      return new MemoryOutcome.SecretDetected(secrets);
+    }
+    long version = repository.version + 1;
+    Instant now = now();
+    MemoryEntry entry = entry(repository, key).orElse(null);
+    boolean created = entry == null;
+    if (created) {
+      entry = newEntry(repository, key, now);
+    } else {
+      revive(entry, now);
+    }
+    setContent(entry, content, Checksums.ofContent(content), size);
+    stamp(entry, version, now, target.caller().user());
+    if (created) {
+      entry.persist();
+    }
+    EntryVersion kept = EntryVersion.of(entry, Operation.CREATED);
+    kept.persist();
+    repository.entryCount += 1;
+    repository.totalBytes += size;
+    advance(repository, version, checksumOfLive(repository), now);
+    return new MemoryOutcome.Written(stateOf(entry, kept.id));
+  }
+
+  /**
+   * Changes a memory's content, its path (a rename keeps the memory id, and leaves a tombstone at
+   * the old key so that {@code team_memory} clients delete the old file), or both. A request that
+   * changes nothing answers the memory as it is, whatever its precondition; otherwise a
+   * precondition names the content the caller last saw.
+   */
+  @Transactional
+  public MemoryOutcome updateMemory(
+      AuthorizedRepository target,
+      String storeId,
+      String memoryId,
+      Optional<String> content,
+      Optional<String> key,
+      Optional<String> expectedChecksum,
+      List<SecretFinding> secrets) {
+    Optional<Repository> locked = lockStore(target, storeId);
+    if (locked.isEmpty()) {
+      return new MemoryOutcome.NotFound();
+    }
+    Repository repository = locked.get();
+    MemoryEntry entry = liveMemory(repository, memoryId).orElse(null);
+    if (entry == null) {
+      return new MemoryOutcome.NotFound();
+    }
+    String newChecksum = content.map(Checksums::ofContent).orElse(entry.checksum);
+    String newKey = key.orElse(entry.entryKey);
+    boolean contentChanges = !newChecksum.equals(entry.checksum);
+    boolean moves = !newKey.equals(entry.entryKey);
+    if (!contentChanges && !moves) {
+      return new MemoryOutcome.Unchanged(stateOf(entry, currentVersionRow(repository, entry)));
+    }
+    if (repository.archivedAt != null) {
+      return new MemoryOutcome.Archived();
+    }
+    if (expectedChecksum.isPresent() && !expectedChecksum.get().equals(entry.checksum)) {
+      return new MemoryOutcome.PreconditionFailed(entry.checksum);
+    }
+    if (moves) {
+      Optional<MemoryOutcome.PathConflict> conflict = pathConflict(repository, newKey, entry);
+      if (conflict.isPresent()) {
+        return conflict.get();
+      }
+    }
+    int newSize = contentChanges ? (int) Utf8.length(content.orElseThrow()) : entry.sizeBytes;
+    long bytes = repository.totalBytes + newSize - entry.sizeBytes;
+    if (contentChanges) {
+      Optional<MemoryOutcome> overLimit = overLimits(repository.entryCount, bytes);
+      if (overLimit.isPresent()) {
+        return overLimit.get();
+      }
+      if (!secrets.isEmpty()) {
+        return new MemoryOutcome.SecretDetected(secrets);
+      }
+    }
+    long version = repository.version + 1;
+    Instant now = now();
+    String user = target.caller().user();
+    if (moves) {
+      move(repository, entry, newKey, version, now, user);
+    }
+    if (contentChanges) {
+      setContent(entry, content.orElseThrow(), newChecksum, newSize);
+    }
+    stamp(entry, version, now, user);
+    EntryVersion kept = EntryVersion.of(entry, Operation.MODIFIED);
+    kept.persist();
+    repository.totalBytes = bytes;
+    advance(repository, version, checksumOfLive(repository), now);
+    return new MemoryOutcome.Written(stateOf(entry, kept.id));
+  }
+
+  /**
+   * Deletes a memory (a tombstone, as {@code team_memory}'s delete), only while its content is
+   * {@code expectedChecksum} when one is given. Allowed in an archived store.
+   */
+  @Transactional
+  public MemoryOutcome deleteMemory(
+      AuthorizedRepository target,
+      String storeId,
+      String memoryId,
+      Optional<String> expectedChecksum) {
+    Optional<Repository> locked = lockStore(target, storeId);
+    if (locked.isEmpty()) {
+      return new MemoryOutcome.NotFound();
+    }
+    Repository repository = locked.get();
+    MemoryEntry entry = liveMemory(repository, memoryId).orElse(null);
+    if (entry == null) {
+      return new MemoryOutcome.NotFound();
+    }
+    if (expectedChecksum.isPresent() && !expectedChecksum.get().equals(entry.checksum)) {
+      return new MemoryOutcome.PreconditionFailed(entry.checksum);
+    }
+    long version = repository.version + 1;
+    Instant now = now();
+    String key = entry.entryKey;
+    tombstone(repository, entry, version, now, target.caller().user());
+    advance(repository, version, checksumWithout(repository, key, null), now);
+    return new MemoryOutcome.Deleted(memoryId);
+  }
+
+  /**
+   * Empties one kept version for good (content and path), which history and both APIs then show as
+   * redacted. The current version of a live memory cannot be redacted: update or delete the memory
+   * first. Changes no repository version.
+   */
+  @Transactional
+  public RedactOutcome redactVersion(
+      AuthorizedRepository target, String storeId, long versionRowId) {
+    Optional<Repository> locked = lockStore(target, storeId);
+    if (locked.isEmpty()) {
+      return new RedactOutcome.NotFound();
+    }
+    Repository repository = locked.get();
+    EntryVersion kept = EntryVersion.findById(versionRowId);
+    if (kept == null || kept.repositoryId != repository.id || kept.memoryId == null) {
+      return new RedactOutcome.NotFound();
+    }
+    if (kept.redactedAt == null) {
+      Optional<MemoryEntry> live = liveMemory(repository, kept.memoryId);
+      if (live.isPresent() && currentVersionRow(repository, live.get()) == kept.id) {
+        return new RedactOutcome.CurrentVersion();
+      }
+      kept.content = "";
+      kept.redactedAt = now();
+      kept.redactedBy = target.caller().user();
+    }
+    return new RedactOutcome.Redacted(kept.id);
   }
 
   // -------------------------------------------------------------------------------- helpers
@@ -313,6 +627,171 @@ public class EntryStore {
     entityManager
         .createNativeQuery("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
         .executeUpdate();
+  }
+
+  /** The repository row of the store, locked; empty when the repository has another store now. */
+  private Optional<Repository> lockStore(AuthorizedRepository target, String storeId) {
+    return lock(target.slug()).filter(repository -> repository.storeId.equals(storeId));
+  }
+
+  private Optional<MemoryOutcome> overLimits(int entries, long bytes) {
+    if (entries > limits.maxEntries()) {
+      return Optional.of(new MemoryOutcome.TooManyEntries(limits.maxEntries()));
+    }
+    if (bytes > limits.maxRepositoryBytes()) {
+      return Optional.of(new MemoryOutcome.RepositoryTooLarge(limits.maxRepositoryBytes()));
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The first live memory whose key equals {@code key}, is a folder of it or lies inside it (a file
+   * cannot also be a folder), other than {@code moving}.
+   */
+  private Optional<MemoryOutcome.PathConflict> pathConflict(
+      Repository repository, String key, MemoryEntry moving) {
+    List<String> ancestors = new ArrayList<>();
+    for (int slash = key.indexOf('/'); slash >= 0; slash = key.indexOf('/', slash + 1)) {
+      ancestors.add(key.substring(0, slash));
+    }
+    @SuppressWarnings("unchecked")
+    List<Object[]> rows =
+        entityManager
+            .createNativeQuery(
+                "SELECT entry_key, memory_id FROM memory_entry"
+                    + " WHERE repository_id = ?1 AND NOT deleted AND memory_id <> ?2"
+                    + " AND (entry_key = ?3 OR starts_with(entry_key, ?4)"
+                    + " OR entry_key = ANY (CAST(?5 AS text[])))"
+                    + " ORDER BY entry_key COLLATE \"C\" LIMIT 1")
+            .setParameter(1, repository.id)
+            .setParameter(2, moving == null ? "" : moving.memoryId)
+            .setParameter(3, key)
+            .setParameter(4, key + "/")
+            .setParameter(
+                5,
+                "{"
+                    + String.join(",", ancestors.stream().map(EntryStore::arrayItem).toList())
+                    + "}")
+            .getResultList();
+    return rows.stream()
+        .findFirst()
+        .map(row -> new MemoryOutcome.PathConflict((String) row[0], (String) row[1]));
+  }
+
+  /** One element of a PostgreSQL array literal, quoted. */
+  private static String arrayItem(String value) {
+    return '"' + value.replace("\\", "\\\\").replace("\"", "\\\"") + '"';
+  }
+
+  private static Optional<MemoryEntry> liveMemory(Repository repository, String memoryId) {
+    return MemoryEntry.find(
+            "repositoryId = ?1 and memoryId = ?2 and deleted = false", repository.id, memoryId)
+        .firstResultOptional();
+  }
+
+  /** The row of the memory's newest version, which holds its current content. */
+  private long currentVersionRow(Repository repository, MemoryEntry entry) {
+    Long row =
+        entityManager
+            .createQuery(
+                "select max(v.id) from EntryVersion v where v.repositoryId = ?1 and v.memoryId = ?2",
+                Long.class)
+            .setParameter(1, repository.id)
+            .setParameter(2, entry.memoryId)
+            .getSingleResult();
+    return row == null ? 0 : row;
+  }
+
+  private static MemoryState stateOf(MemoryEntry entry, long versionRowId) {
+    return new MemoryState(
+        entry.memoryId,
+        entry.entryKey,
+        entry.checksum,
+        entry.sizeBytes,
+        versionRowId,
+        entry.createdAt,
+        entry.updatedAt,
+        entry.content);
+  }
+
+  /**
+   * Moves a live entry to {@code newKey}, keeping its row and memory id: a tombstone at the target
+   * key gives way, and the old key becomes a tombstone of the content it held (a version of the
+   * key, not of any memory). Flushed step by step: PostgreSQL checks the key's uniqueness row by
+   * row.
+   */
+  private void move(
+      Repository repository,
+      MemoryEntry entry,
+      String newKey,
+      long version,
+      Instant now,
+      String user) {
+    entry(repository, newKey).ifPresent(MemoryEntry::delete);
+    entityManager.flush();
+    String oldKey = entry.entryKey;
+    entry.entryKey = newKey;
+    entityManager.flush();
+    MemoryEntry left = newEntry(repository, oldKey, now);
+    setContent(left, "", entry.checksum, 0);
+    left.deleted = true;
+    stamp(left, version, now, user);
+    left.persist();
+    EntryVersion.of(left, Operation.MOVED).persist();
+  }
+
+  /** A key's entry that is not in the database yet, with a new memory id. */
+  private static MemoryEntry newEntry(Repository repository, String key, Instant now) {
+    MemoryEntry entry = new MemoryEntry();
+    entry.repositoryId = repository.id;
+    entry.entryKey = key;
+    entry.memoryId = Ids.newMemory();
+    entry.createdAt = now;
+    return entry;
+  }
+
+  /** A tombstone written again is a new memory: delete-then-create never reuses a memory id. */
+  private static void revive(MemoryEntry entry, Instant now) {
+    entry.memoryId = Ids.newMemory();
+    entry.createdAt = now;
+  }
+
+  private static void setContent(MemoryEntry entry, String content, String checksum, int size) {
+    entry.content = content;
+    entry.checksum = checksum;
+    entry.sizeBytes = size;
+    entry.deleted = false;
+  }
+
+  private static void stamp(MemoryEntry entry, long version, Instant now, String user) {
+    entry.version = version;
+    entry.updatedAt = now;
+    entry.updatedBy = user;
+  }
+
+  /** Turns a live entry into a tombstone of its content, in {@code version}, with its history. */
+  private static void tombstone(
+      Repository repository, MemoryEntry entry, long version, Instant now, String user) {
+    int size = entry.sizeBytes;
+    entry.deleted = true;
+    entry.content = ""; // the content stays in history; the tombstone keeps its checksum
+    entry.sizeBytes = 0;
+    stamp(entry, version, now, user);
+    EntryVersion.of(entry, Operation.DELETED).persist();
+    repository.entryCount -= 1;
+    repository.totalBytes -= size;
+  }
+
+  /** The repository checksum of the live entries as this transaction has them (flushed first). */
+  private String checksumOfLive(Repository repository) {
+    entityManager.flush();
+    Map<String, String> live = new LinkedHashMap<>();
+    for (EntryState state : statesOf(repository)) {
+      if (!state.deleted()) {
+        live.put(state.entryKey(), state.checksum());
+      }
+    }
+    return Checksums.ofRepository(live);
   }
 
   /** The repository row, locked until the transaction ends; empty when there is none. */

@@ -45,7 +45,28 @@ class EntryVersion extends PanacheEntityBase {
   @Column(name = "created_at")
   public Instant createdAt;
 
-  static EntryVersion of(MemoryEntry entry) {
+  /** The memory this version belongs to; null for the tombstone a rename leaves at the old key. */
+  @Column(name = "memory_id")
+  public String memoryId;
+
+  /** What the version did to its memory: one of {@link Operation}'s wire names. */
+  public String operation;
+
+  @Column(name = "redacted_at")
+  public Instant redactedAt;
+
+  @Column(name = "redacted_by")
+  public String redactedBy;
+
+  /** The version a write just made of the entry, for its memory. */
+  static EntryVersion of(MemoryEntry entry, Operation operation) {
+    EntryVersion kept = of(entry);
+    kept.operation = operation.wireName();
+    kept.memoryId = operation == Operation.MOVED ? null : entry.memoryId;
+    return kept;
+  }
+
+  private static EntryVersion of(MemoryEntry entry) {
     EntryVersion kept = new EntryVersion();
     kept.repositoryId = entry.repositoryId;
     kept.entryKey = entry.entryKey;

@@ -51,4 +51,12 @@ class MemoryEntry extends PanacheEntityBase {
 
   @Column(name = "updated_by")
   public String updatedBy;
+
+  /** The memory id: kept by a rename, new when the key is created or revived. */
+  @Column(name = "memory_id")
+  public String memoryId;
+
+  /** When this memory (this memory id) was created. */
+  @Column(name = "created_at")
+  public Instant createdAt;
 }

@@ -25,6 +25,9 @@ sealed interface PutOutcome {
   /** {@code If-Match} did not name the current checksum. */
   record PreconditionFailed(String currentChecksum) implements PutOutcome {}
 
+  /** The repository's memory store is archived: it takes no writes. */
+  record Archived() implements PutOutcome {}
+
   /** More live entries after the merge than the cap. */
   record TooManyEntries(int maxEntries, int receivedEntries) implements PutOutcome {}
 

@@ -40,4 +40,25 @@ class Repository extends PanacheEntityBase {
 
   @Column(name = "created_at", insertable = false, updatable = false)
   public Instant createdAt;
+
+  /** The id of the repository's memory store; a deleted store's repository gets a new one. */
+  @Column(name = "store_id")
+  public String storeId;
+
+  /** The store's name; null means the slug. */
+  @Column(name = "store_name")
+  public String storeName;
+
+  @Column(name = "store_description")
+  public String storeDescription;
+
+  /** The store's metadata, a JSON object of strings, without the {@code repo} binding. */
+  @Column(name = "store_metadata")
+  public String storeMetadata;
+
+  @Column(name = "store_updated_at")
+  public Instant storeUpdatedAt;
+
+  @Column(name = "archived_at")
+  public Instant archivedAt;
 }

@@ -5,6 +5,7 @@ import dev.teammemory.protocol.ETags;
 import dev.teammemory.protocol.HashesView;
 import dev.teammemory.protocol.RepositorySnapshot;
 import dev.teammemory.protocol.Timestamps;
+import dev.teammemory.protocol.VersionChanges;
 import dev.teammemory.server.auth.RepositorySlug;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -15,6 +16,7 @@ import java.sql.SQLException;
 import java.time.OffsetDateTime;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import javax.sql.DataSource;
 
 /**
@@ -23,19 +25,21 @@ import javax.sql.DataSource;
  * transaction, and without a session or entities, whose per-row cost would exceed everything else
  * the request does (docs/benchmarks.md). The repository row comes first, then its entries in UTF-8
  * byte order of their keys ({@code COLLATE "C"} compares bytes): the order of the wire bodies, so
- * that sorting them again costs one comparison a key. Nothing is cached: every replica reads the
+ * that sorting them again costs one comparison a key. A repository at version 0 (a memory store
+ * created but never written) reads as never written. Nothing is cached: every replica reads the
  * database.
  */
 @ApplicationScoped
 public class RepositoryReader {
 
-  private static final String CHECKSUM = "SELECT checksum FROM repository WHERE slug_key = ?";
+  private static final String CHECKSUM =
+      "SELECT checksum FROM repository WHERE slug_key = ? AND version > 0";
 
   /** The hashes view's one statement (public so the server benchmark measures this very one). */
   public static final String HASHES =
       "SELECT 0 AS part, slug, version, checksum, last_modified,"
           + " NULL::text COLLATE \"C\" AS entry_key, NULL AS entry_checksum, FALSE AS deleted"
-          + " FROM repository WHERE slug_key = ?"
+          + " FROM repository WHERE slug_key = ? AND version > 0"
           + " UNION ALL"
           + " SELECT 1, NULL, NULL, NULL, NULL, e.entry_key COLLATE \"C\", e.checksum, e.deleted"
           + " FROM memory_entry e JOIN repository r ON r.id = e.repository_id"
@@ -47,12 +51,23 @@ public class RepositoryReader {
       "SELECT 0 AS part, slug, version, checksum, last_modified,"
           + " NULL::text COLLATE \"C\" AS entry_key, NULL AS entry_checksum, FALSE AS deleted,"
           + " NULL AS content, 0 AS size_bytes"
-          + " FROM repository WHERE slug_key = ?"
+          + " FROM repository WHERE slug_key = ? AND version > 0"
           + " UNION ALL"
           + " SELECT 1, NULL, NULL, NULL, NULL, e.entry_key COLLATE \"C\", e.checksum, e.deleted,"
           + " e.content, e.size_bytes"
           + " FROM memory_entry e JOIN repository r ON r.id = e.repository_id"
           + " WHERE r.slug_key = ?"
+          + " ORDER BY part, entry_key";
+
+  /** The change feed's {@code after_version} statement: the repository row, then newer keys. */
+  private static final String CHANGES_AFTER =
+      "SELECT 0 AS part, version, checksum, NULL::text COLLATE \"C\" AS entry_key,"
+          + " NULL AS entry_checksum, FALSE AS deleted"
+          + " FROM repository WHERE slug_key = ? AND version > 0"
+          + " UNION ALL"
+          + " SELECT 1, NULL, NULL, e.entry_key COLLATE \"C\", e.checksum, e.deleted"
+          + " FROM memory_entry e JOIN repository r ON r.id = e.repository_id"
+          + " WHERE r.slug_key = ? AND e.version > ?"
           + " ORDER BY part, entry_key";
 
   private final DataSource dataSource;
@@ -82,6 +97,57 @@ public class RepositoryReader {
         }
       }
       return hashesOnly ? hashes(connection, slug) : snapshot(connection, slug);
+    } catch (SQLException e) {
+      throw new IllegalStateException("could not read repository " + slug, e);
+    }
+  }
+
+  /**
+   * The keys written after {@code afterVersion}, once the repository's version is above it (empty
+   * until then). Every key's row remembers the version that last wrote it, tombstones included, so
+   * any version up to the current one can be answered; a version beyond it (a client of another
+   * database, or of a repository deleted and created again) is a reset.
+   */
+  Optional<VersionChanges> changesAfter(RepositorySlug slug, long afterVersion) {
+    try (Connection connection = dataSource.getConnection();
+        PreparedStatement statement = connection.prepareStatement(CHANGES_AFTER)) {
+      statement.setString(1, slug.key());
+      statement.setString(2, slug.key());
+      statement.setLong(3, afterVersion);
+      try (ResultSet rows = statement.executeQuery()) {
+        long version = 0;
+        String checksum = Checksums.EMPTY;
+        if (rows.next() && rows.getInt(1) == 0) {
+          version = rows.getLong(2);
+          checksum = rows.getString(3);
+        }
+        if (afterVersion > version) {
+          return Optional.of(VersionChanges.reset(version, checksum));
+        }
+        if (version == afterVersion) {
+          return Optional.empty();
+        }
+        Map<String, String> changed = new LinkedHashMap<>();
+        Map<String, String> deleted = new LinkedHashMap<>();
+        while (rows.next()) {
+          (rows.getBoolean(6) ? deleted : changed).put(rows.getString(4), rows.getString(5));
+        }
+        return Optional.of(VersionChanges.of(version, checksum, changed, deleted));
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("could not read repository " + slug, e);
+    }
+  }
+
+  /** The id of the repository's memory store, when the repository has a row. */
+  Optional<String> storeId(RepositorySlug slug) {
+    try (Connection connection = dataSource.getConnection();
+        PreparedStatement statement =
+            connection.prepareStatement("SELECT store_id FROM repository WHERE slug_key = ?")) {
+      statement.setString(1, slug.key());
+      try (ResultSet row = statement.executeQuery()) {
+        return row.next() ? Optional.of(row.getString(1)) : Optional.empty();
+      }
     } catch (SQLException e) {
       throw new IllegalStateException("could not read repository " + slug, e);
     }

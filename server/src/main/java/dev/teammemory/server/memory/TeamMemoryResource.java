@@ -1,10 +1,12 @@
 package dev.teammemory.server.memory;
 
+import dev.teammemory.protocol.Checksums;
 import dev.teammemory.protocol.DeleteResponse;
 import dev.teammemory.protocol.ETags;
 import dev.teammemory.protocol.ErrorCodes;
 import dev.teammemory.protocol.ErrorEnvelope;
 import dev.teammemory.protocol.Keys;
+import dev.teammemory.protocol.MemoryStoreLocation;
 import dev.teammemory.protocol.PutResponse;
 import dev.teammemory.server.auth.AuthorizedRepository;
 import dev.teammemory.server.auth.RepositoryAuthorization;
@@ -113,6 +115,7 @@ public class TeamMemoryResource {
           putResponse(unchanged.state(), unchanged.entryChecksums());
       case PutOutcome.PreconditionFailed failed ->
           throw preconditionFailed(failed.currentChecksum());
+      case PutOutcome.Archived archived -> throw archived(target);
       case PutOutcome.TooManyEntries cap ->
           throw new ApiException(
               413,
@@ -133,11 +136,15 @@ public class TeamMemoryResource {
 
   @DELETE
   public Response delete(
-      @RestQuery String repo, @RestQuery String key, @RestHeader("If-Match") String ifMatch) {
+      @RestQuery String repo,
+      @RestQuery String key,
+      @RestQuery("expected_checksum") String expectedChecksum,
+      @RestHeader("If-Match") String ifMatch) {
     AuthorizedRepository target = authorization.write(repo);
     metrics.request("delete");
     String validKey = keyParameter(key);
-    return switch (store.delete(target, validKey, Optional.ofNullable(ifMatch))) {
+    Optional<String> expected = expectedChecksumParameter(expectedChecksum);
+    return switch (store.delete(target, validKey, Optional.ofNullable(ifMatch), expected)) {
       case DeleteOutcome.Deleted deleted -> {
         LOG.infof(
             "DELETE %s key %s by %s: version %d",
@@ -147,10 +154,39 @@ public class TeamMemoryResource {
       case DeleteOutcome.AlreadyDeleted already -> stateResponse(already.state());
       case DeleteOutcome.PreconditionFailed failed ->
           throw preconditionFailed(failed.currentChecksum());
+      case DeleteOutcome.KeyChanged changed -> {
+        metrics.conflict();
+        throw ApiException.of(
+            412,
+            ErrorCodes.PRECONDITION_FAILED,
+            "the key no longer has the content expected_checksum names (a teammate changed it);"
+                + " read it again before deleting",
+            Map.of("key", validKey, "checksum", changed.currentChecksum()));
+      }
+      case DeleteOutcome.Archived archived -> throw archived(target);
       case DeleteOutcome.NoSuchRepository none ->
           throw RepositoryAuthorization.notFound(target.slug());
       case DeleteOutcome.NoSuchKey none -> throw noSuchKey(validKey);
     };
+  }
+
+  /** Where the Memory Stores API serves this repository (PROTOCOL.md "Extensions"). */
+  @GET
+  @Path("store")
+  public Response memoryStore(@RestQuery String repo) {
+    AuthorizedRepository target = authorization.read(repo);
+    metrics.request("store");
+    return store
+        .storeId(target.slug())
+        .map(id -> Response.ok(new MemoryStoreLocation(id, "/v1/memory_stores/" + id)).build())
+        .orElseThrow(
+            () ->
+                ApiException.of(
+                    404,
+                    ErrorCodes.NOT_FOUND,
+                    "repository "
+                        + target.slug()
+                        + " has no memory store yet; create one with POST /v1/memory_stores"));
   }
 
   @GET
@@ -249,6 +285,27 @@ public class TeamMemoryResource {
                   400, ErrorCodes.INVALID_KEY, "invalid key: " + reason, Map.of("key", key));
             });
     return key;
+  }
+
+  private static Optional<String> expectedChecksumParameter(String expectedChecksum) {
+    if (expectedChecksum == null) {
+      return Optional.empty();
+    }
+    if (!Checksums.isChecksum(expectedChecksum)) {
+      throw ApiException.of(
+          400,
+          ErrorCodes.INVALID_PARAMETER,
+          "expected_checksum must be an entry checksum (sha256:<64 lowercase hex digits>)",
+          Map.of("expected_checksum", expectedChecksum));
+    }
+    return Optional.of(expectedChecksum);
+  }
+
+  private static ApiException archived(AuthorizedRepository target) {
+    return ApiException.of(
+        403,
+        ErrorCodes.REPOSITORY_ARCHIVED,
+        "the memory store of " + target.slug() + " is archived: it can be read but not written");
   }
 
   private static long versionParameter(String version) {

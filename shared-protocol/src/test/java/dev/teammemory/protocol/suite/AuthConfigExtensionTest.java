@@ -19,5 +19,8 @@ class AuthConfigExtensionTest extends ExtensionSuite {
       assertThat(github.path(field).isTextual()).as(field + " in " + reply.describe()).isTrue();
     }
     assertThat(github.path("scopes").isArray()).as("scopes in " + reply.describe()).isTrue();
+    assertThat(reply.json().path("memoryStores").textValue())
+        .as("memoryStores in " + reply.describe())
+        .isEqualTo(MemoryStoreExtensionTest.STORES_PATH);
   }
 }

@@ -14,7 +14,9 @@ import dev.teammemory.protocol.suite.ProtocolServer.Caller;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Explicit deletion with tombstones (PROTOCOL.md "Extensions", "Delete"). */
+/**
+ * Explicit deletion with tombstones (PROTOCOL.md "Extensions", "Delete" and "Conditional delete").
+ */
 class DeleteExtensionTest extends ExtensionSuite {
 
   @Test
@@ -133,6 +135,50 @@ class DeleteExtensionTest extends ExtensionSuite {
     JsonNode error = delete(repo, "../a.md").send().expectError(400, ErrorCodes.INVALID_KEY);
 
     assertThat(error.path("details").path("key").textValue()).isEqualTo("../a.md");
+    assertThat(server.state(repo)).isEqualTo(before);
+  }
+
+  @Test
+  void deleteWithTheKeysCurrentExpectedChecksumApplies() {
+    String repo = server.newRepository();
+    server.write(repo, Map.of("a.md", "1", "b.md", "2"));
+
+    Reply reply = delete(repo, "a.md").query("expected_checksum", Checksums.ofContent("1")).send();
+
+    assertVersion(reply.expectStatus(200).json().path("version"), 2);
+    assertThat(Reply.strings(server.hashes(repo).json().path("deletedKeys")))
+        .isEqualTo(Map.of("a.md", Checksums.ofContent("1")));
+  }
+
+  @Test
+  void deleteWithAnExpectedChecksumATeammateChangedIs412AndDeletesNothing() {
+    String repo = server.newRepository();
+    server.write(repo, Map.of("a.md", "1"));
+    server.put(repo, Map.of("a.md", "changed by a teammate")).expectStatus(200);
+    ProtocolServer.RepositoryState before = server.state(repo);
+
+    JsonNode error =
+        delete(repo, "a.md")
+            .query("expected_checksum", Checksums.ofContent("1"))
+            .send()
+            .expectError(412, ErrorCodes.PRECONDITION_FAILED);
+
+    assertThat(error.path("details").path("checksum").textValue())
+        .isEqualTo(Checksums.ofContent("changed by a teammate"));
+    assertThat(server.state(repo)).isEqualTo(before);
+  }
+
+  @Test
+  void anExpectedChecksumThatIsNotAChecksumIs400() {
+    String repo = server.newRepository();
+    server.write(repo, Map.of("a.md", "1"));
+    ProtocolServer.RepositoryState before = server.state(repo);
+
+    delete(repo, "a.md")
+        .query("expected_checksum", "1")
+        .send()
+        .expectError(400, ErrorCodes.INVALID_PARAMETER);
+
     assertThat(server.state(repo)).isEqualTo(before);
   }
 

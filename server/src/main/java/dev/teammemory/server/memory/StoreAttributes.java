@@ -1,0 +1,18 @@
+package dev.teammemory.server.memory;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.Optional;
+
+/**
+ * What the Memory Stores API may set on a store: its name (null means the slug), description and
+ * metadata (a JSON object of strings, without the {@code repo} binding).
+ */
+public record StoreAttributes(Optional<String> name, String description, String metadataJson) {
+
+  public StoreAttributes {
+    requireNonNull(name, "name is null");
+    requireNonNull(description, "description is null");
+    requireNonNull(metadataJson, "metadataJson is null");
+  }
+}
