@@ -79,6 +79,14 @@ public final class CompactCommand implements Callable<Integer> {
   long maxOutput;
 
   @Option(
+      names = "--instructions",
+      paramLabel = "TEXT",
+      description =
+          "What the summary should stress. Needs a full summary (level 2), as in Claude Code: the"
+              + " session notes then go to the summarizer as instructions too.")
+  String instructions;
+
+  @Option(
       names = "--auto",
       description =
           "Automatic compaction: only when the conversation is over the threshold, and not after 3 failures in a row.")
@@ -126,7 +134,8 @@ public final class CompactCommand implements Callable<Integer> {
             Optional.ofNullable(notes).map(environment.workingDirectory()::resolve),
             Optional.ofNullable(lastSummarized).filter(marker -> !marker.isBlank()),
             limits,
-            automatic);
+            automatic,
+            Optional.ofNullable(instructions));
     CompactionOutcome outcome =
         new Compaction(ClaudeLayout.of(environment), model, clock).compact(request);
     PrintWriter out = spec.commandLine().getOut();

@@ -34,10 +34,11 @@ import java.util.Optional;
  *       rounds, up to three times.
  * </ol>
  *
- * Afterwards the most recently read files are read again, images and documents in kept messages
- * become placeholders, and the session's title and tags are written again at the end, where the
- * agent looks for them. Nothing is written to the transcript: the result is returned for the caller
- * (the command prints it).
+ * Afterwards the most recently read files are read again (a file too large for that is named, to be
+ * read again when needed), kept messages stay exactly as written, images included, and the
+ * session's title and tags are written again at the end, where the agent looks for them. Images and
+ * documents become placeholders only in what a summarizing model is shown. Nothing is written to
+ * the transcript: the result is returned for the caller (the command prints it).
  */
 public final class Compaction {
 
@@ -97,7 +98,10 @@ public final class Compaction {
             request, transcriptFile, lines, context, preTokens, threshold, workingDirectory);
 
     List<String> fallbacks = new ArrayList<>();
-    Attempt fromNotes = fromNotes(session, notesFile, notes, marker);
+    Attempt fromNotes =
+        request.instructions().isPresent()
+            ? new Attempt.FallBack("instructions for the summary need a full summary")
+            : fromNotes(session, notesFile, notes, marker);
     switch (fromNotes) {
       case Attempt.Done done -> {
         breaker.recordSuccess(transcriptFile);
@@ -123,7 +127,11 @@ public final class Compaction {
       }
       case AnthropicLanguageModel anthropic -> {
         ModelSummary.Outcome outcome =
-            ModelSummary.summarize(anthropic, context, request.limits().summaryMaxTokens());
+            ModelSummary.summarize(
+                anthropic,
+                context,
+                request.limits().summaryMaxTokens(),
+                additionalInstructions(request, notesFile, usableNotes));
         yield switch (outcome) {
           case ModelSummary.Outcome.Summarized summarized -> {
             breaker.recordSuccess(transcriptFile);
@@ -188,9 +196,9 @@ public final class Compaction {
       }
       start = KeptMessages.start(context, lastSummarized);
     } else {
-      // A resumed session: the notes exist but nobody recorded what they cover, so nothing is
-      // dropped; the notes still stand in for the history before the resume.
-      start = 0;
+      // A resumed session: the notes exist but nobody recorded what they cover. As the reference
+      // does, they stand in for everything, and the window widens back from the end.
+      start = KeptMessages.start(context, context.size() - 1);
     }
     List<TranscriptEntry> kept = context.subList(start, context.size());
     Optional<String> orphan = KeptMessages.orphanToolResult(kept);
@@ -248,14 +256,17 @@ public final class Compaction {
             session.preTokens());
     output.add(boundary);
     String summaryText =
-        SummaryPrompt.summaryMessage(summary, session.transcriptFile().toString(), !kept.isEmpty());
+        SummaryPrompt.summaryMessage(
+            summary,
+            session.transcriptFile().toString(),
+            !kept.isEmpty(),
+            level == CompactionOutcome.Level.SESSION_NOTES || session.request().automatic());
     output.add(shapes.summary(boundary.path("uuid").asText(), summaryText));
     for (TranscriptEntry message : kept) {
       ObjectNode raw = lines.line(message.lineNumber()).orElseThrow();
       // One straight chain: entries the agent links through (progress, attachments, system
       // notices) are not kept, so each kept message hangs from the one before it.
       raw.put("parentUuid", output.getLast().path("uuid").asText());
-      TranscriptShapes.replaceMedia(raw);
       output.add(raw);
     }
     List<RestoredFiles.RestoredFile> restored =
@@ -278,6 +289,20 @@ public final class Compaction {
         fallbacks,
         restored.stream().map(RestoredFiles.RestoredFile::path).toList(),
         jsonLines);
+  }
+
+  /**
+   * What the model is told beyond the nine sections: the session notes (which the PreCompact hook
+   * hands the agent's own compaction in the same way) and the user's instructions.
+   */
+  private Optional<String> additionalInstructions(
+      CompactionRequest request, Path notesFile, Optional<String> usableNotes) {
+    List<String> parts = new ArrayList<>();
+    usableNotes
+        .flatMap(text -> CompactionInstructions.fromNotes(text, notesFile, customTemplate()))
+        .ifPresent(parts::add);
+    request.instructions().ifPresent(parts::add);
+    return parts.isEmpty() ? Optional.empty() : Optional.of(String.join("\n\n", parts));
   }
 
   private CompactionOutcome failed(CompactionRequest request, String reason, List<String> fallbacks)

@@ -14,21 +14,36 @@ import java.util.Optional;
  *     it last updated the notes, and when it recorded nothing, that the session was resumed
  * @param automatic whether this is the agent's automatic compaction: then nothing happens below the
  *     threshold, and the circuit breaker applies
+ * @param instructions the user's own instructions for the summary; as in the reference, they need a
+ *     full summary, so the session notes are not used in place of one
  */
 public record CompactionRequest(
     Path transcript,
     Optional<Path> notes,
     Optional<String> lastSummarized,
     CompactionLimits limits,
-    boolean automatic) {
+    boolean automatic,
+    Optional<String> instructions) {
 
   public CompactionRequest {
     requireNonNull(transcript, "transcript is null");
     requireNonNull(notes, "notes is null");
     requireNonNull(lastSummarized, "lastSummarized is null");
     requireNonNull(limits, "limits is null");
+    instructions =
+        requireNonNull(instructions, "instructions is null").filter(text -> !text.isBlank());
     transcript = transcript.toAbsolutePath().normalize();
     notes = notes.map(path -> path.toAbsolutePath().normalize());
+  }
+
+  /** A compaction without instructions of the user's own. */
+  public CompactionRequest(
+      Path transcript,
+      Optional<Path> notes,
+      Optional<String> lastSummarized,
+      CompactionLimits limits,
+      boolean automatic) {
+    this(transcript, notes, lastSummarized, limits, automatic, Optional.empty());
   }
 
   /** A manual compaction with the default limits, notes and marker. */

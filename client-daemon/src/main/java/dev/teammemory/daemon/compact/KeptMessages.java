@@ -10,11 +10,13 @@ import java.util.Set;
 
 /**
  * Which recent messages survive a compaction from session notes, as the reference chooses them:
- * everything after the last summarized message, widened backwards until at least {@value
- * #MIN_TOKENS} tokens and {@value #MIN_TEXT_MESSAGES} messages with text are kept, never beyond
- * {@value #MAX_TOKENS} tokens. The window is then widened again so that every kept {@code
- * tool_result} keeps the assistant message whose {@code tool_use} it answers, together with the
- * other fragments of that response: the API rejects an orphan {@code tool_result}.
+ * everything after the last summarized message (nothing, for a resumed session whose notes record
+ * no such message), widened backwards one message at a time until at least {@value #MIN_TOKENS}
+ * tokens and {@value #MIN_TEXT_MESSAGES} messages with text are kept, or until the kept messages
+ * reach {@value #MAX_TOKENS} tokens. Sizes are the reference's padded estimates ({@link
+ * Tokens#padded}). The window is then widened again so that every kept {@code tool_result} keeps
+ * the assistant message whose {@code tool_use} it answers, together with the other fragments of
+ * that response: the API rejects an orphan {@code tool_result}.
  *
  * <p>The messages are those after the last compact boundary, so the window never reaches across an
  * earlier compaction.
@@ -30,11 +32,11 @@ final class KeptMessages {
   /**
    * The index of the first message to keep.
    *
-   * @param lastSummarizedIndex the index of the last message the notes cover; {@code -1} keeps
-   *     everything
+   * @param lastSummarizedIndex the index of the last message the notes cover; the last index (as
+   *     for a resumed session) starts with nothing kept
    */
   static int start(List<TranscriptEntry> messages, int lastSummarizedIndex) {
-    if (lastSummarizedIndex < -1 || lastSummarizedIndex >= messages.size()) {
+    if (lastSummarizedIndex < 0 || lastSummarizedIndex >= messages.size()) {
       throw new IllegalArgumentException(
           "lastSummarizedIndex is out of range: " + lastSummarizedIndex);
     }
@@ -42,22 +44,14 @@ final class KeptMessages {
     long tokens = 0;
     int textMessages = 0;
     for (TranscriptEntry message : messages.subList(start, messages.size())) {
-      tokens += Tokens.rough(message);
-      textMessages += message.hasText() ? 1 : 0;
+      tokens += Tokens.padded(message);
+      textMessages += message.hasTextBlock() ? 1 : 0;
     }
-    if (!satisfied(tokens, textMessages)) {
-      for (int i = start - 1; i >= 0; i--) {
-        long size = Tokens.rough(messages.get(i));
-        if (tokens + size > MAX_TOKENS) {
-          break;
-        }
-        tokens += size;
-        textMessages += messages.get(i).hasText() ? 1 : 0;
-        start = i;
-        if (satisfied(tokens, textMessages)) {
-          break;
-        }
-      }
+    // The message that crosses the cap is kept: the reference adds before it checks.
+    for (int i = start - 1; i >= 0 && !satisfied(tokens, textMessages); i--) {
+      tokens += Tokens.padded(messages.get(i));
+      textMessages += messages.get(i).hasTextBlock() ? 1 : 0;
+      start = i;
     }
     return withToolPairs(messages, start);
   }

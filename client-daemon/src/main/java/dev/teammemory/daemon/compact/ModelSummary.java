@@ -41,12 +41,20 @@ final class ModelSummary {
     }
   }
 
+  /**
+   * @param additionalInstructions what the summary should stress beyond the nine sections
+   */
   static Outcome summarize(
-      AnthropicLanguageModel model, List<TranscriptEntry> messages, int maxTokens) {
+      AnthropicLanguageModel model,
+      List<TranscriptEntry> messages,
+      int maxTokens,
+      Optional<String> additionalInstructions) {
     List<TranscriptEntry> remaining = messages;
     int retries = 0;
     while (true) {
-      String request = SummaryPrompt.request(ConversationRendering.render(remaining, retries > 0));
+      String request =
+          SummaryPrompt.request(
+              ConversationRendering.render(remaining, retries > 0), additionalInstructions);
       ModelOutcome<ModelResponse> outcome =
           model.send(
               new ModelRequest(

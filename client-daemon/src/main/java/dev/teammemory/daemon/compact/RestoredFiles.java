@@ -20,19 +20,24 @@ import java.util.Set;
 
 /**
  * The files the agent read most recently, read again after compaction so that it does not have to:
- * at most {@value #MAX_FILES}, each cut to {@value #MAX_TOKENS_PER_FILE} tokens, {@value
- * #MAX_TOKENS_TOTAL} in all, skipping files whose read is still in a kept message. Files that are
- * gone or not text are skipped.
+ * the {@value #MAX_FILES} most recent whose read is not still in a kept message, {@value
+ * #MAX_TOKENS_TOTAL} tokens in all. A file over {@value #MAX_TOKENS_PER_FILE} tokens is not cut
+ * short but named, with a note that it was read and can be read again; files that are gone or not
+ * text are skipped.
  */
 final class RestoredFiles {
 
   static final int MAX_FILES = 5;
   static final long MAX_TOKENS_PER_FILE = 5_000;
   static final long MAX_TOKENS_TOTAL = 50_000;
-  private static final int MAX_CHARACTERS_PER_FILE = (int) MAX_TOKENS_PER_FILE * 4;
 
-  /** One file as it is given back to the agent. */
-  record RestoredFile(Path path, String content, long tokens, boolean truncated) {
+  /**
+   * One file as it is given back to the agent.
+   *
+   * @param content the file's text, or for a file too large to give back, the note that names it
+   * @param byPath whether the file is only named, being too large to give back
+   */
+  record RestoredFile(Path path, String content, long tokens, boolean byPath) {
     RestoredFile {
       requireNonNull(path, "path is null");
       requireNonNull(content, "content is null");
@@ -59,22 +64,16 @@ final class RestoredFiles {
     }
     List<RestoredFile> restored = new ArrayList<>();
     long budget = 0;
-    for (Path path : recent) {
-      if (restored.size() >= MAX_FILES) {
-        break;
-      }
-      if (visible.contains(path)) {
-        continue;
-      }
+    List<Path> candidates =
+        recent.stream().filter(path -> !visible.contains(path)).limit(MAX_FILES).toList();
+    for (Path path : candidates) {
       RestoredFile file = read(path);
-      if (file == null) {
-        continue;
+      // Like the reference, a file that does not fit what is left of the budget is passed over
+      // and a smaller one after it may still fit.
+      if (file != null && budget + file.tokens() <= MAX_TOKENS_TOTAL) {
+        restored.add(file);
+        budget += file.tokens();
       }
-      if (budget + file.tokens() > MAX_TOKENS_TOTAL) {
-        break;
-      }
-      restored.add(file);
-      budget += file.tokens();
     }
     return restored;
   }
@@ -120,17 +119,13 @@ final class RestoredFiles {
     if (text.indexOf('\0') >= 0) {
       return null;
     }
-    boolean truncated = text.length() > MAX_CHARACTERS_PER_FILE;
-    if (truncated) {
-      int cut = text.lastIndexOf('\n', MAX_CHARACTERS_PER_FILE);
-      int end = cut > 0 ? cut : MAX_CHARACTERS_PER_FILE;
-      long remainingLines = text.substring(end).lines().count();
-      text =
-          text.substring(0, end)
-              + "\n[... file truncated after compaction: "
-              + remainingLines
-              + " more lines; read the file for the rest ...]";
+    if (Tokens.rough(text) > MAX_TOKENS_PER_FILE) {
+      String note =
+          path
+              + " was read before this conversation was compacted, but it is too large to give"
+              + " back here. Read it again with the Read tool if you need it.";
+      return new RestoredFile(path, note, Tokens.rough(note), true);
     }
-    return new RestoredFile(path, text, Tokens.rough(text), truncated);
+    return new RestoredFile(path, text, Tokens.rough(text), false);
   }
 }

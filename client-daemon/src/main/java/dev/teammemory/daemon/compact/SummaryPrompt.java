@@ -1,124 +1,111 @@
 package dev.teammemory.daemon.compact;
 
+import java.util.List;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The request for a full summary and what is done with the answer. The model thinks in an {@code
- * <analysis>} scratchpad first, which improves the summary and is then stripped; it may not call
- * tools, since it has one turn and a tool call would waste it.
+ * The request for a full summary and what is done with the answer. The model drafts in an {@code
+ * <analysis>} block first, which improves the summary and is then stripped. It may not call tools:
+ * it has one reply, and a tool call would waste it, so the request opens and closes by saying so.
+ * Between the nine sections and that closing reminder go the additional instructions, if any (what
+ * a PreCompact hook would pass: the session notes, or the user's own).
  */
 final class SummaryPrompt {
 
   static final String SYSTEM =
-      "You are a helpful AI assistant tasked with summarizing conversations.";
+      "You summarize conversations between a user and an AI coding agent, so that the agent can"
+          + " continue the work from the summary alone.";
 
-  static final String NO_TOOLS =
+  static final String PREAMBLE =
       """
-      CRITICAL: Respond with TEXT ONLY. Do NOT call any tools.
-
-      - Tool calls will be REJECTED and will waste your only turn.
-      - Your entire response must be plain text: an <analysis> block followed by a <summary> block.
+      Answer in plain text only and do not call any tool: not Read, Bash, Grep, Glob, Edit, Write       or any other. Everything you need is in the conversation below. This request allows one       reply; a tool call is refused and leaves the summary unwritten. Reply with an <analysis>       block followed by a <summary> block.
 
       """;
 
-  static final String PROMPT =
+  /** The nine sections, in order; the offline summary uses the same headings. */
+  static final List<String> SECTIONS =
+      List.of(
+          "Primary Request and Intent",
+          "Key Technical Concepts",
+          "Files and Code Sections",
+          "Errors and fixes",
+          "Problem Solving",
+          "All user messages",
+          "Pending Tasks",
+          "Current Work",
+          "Optional Next Step");
+
+  static final String TASK =
       """
-      Your task is to create a detailed summary of the conversation so far, paying close attention \
-      to the user's explicit requests and your previous actions.
-      This summary should be thorough in capturing technical details, code patterns, and \
-      architectural decisions that would be essential for continuing development work without \
-      losing context.
+      Summarize the conversation above so that the work can go on without it: the summary       replaces the conversation in the agent's context. Keep the technical substance: what the       user asked for in their own words, the decisions and why they were made, file names, code,       commands and errors.
 
-      Before providing your final summary, wrap your analysis in <analysis> tags to organize your \
-      thoughts and ensure you've covered all necessary points. In your analysis process:
+      Think first, inside <analysis> tags; that part is thrown away. Walk through the       conversation in order and note for each part what the user asked for and meant, what was       done about it, the decisions, ideas and code involved (file names, signatures, snippets,       edits), the errors met and how they were fixed, and every time the user corrected the       approach. Then check your notes for mistakes and gaps.
 
-      1. Chronologically analyze each message and section of the conversation. For each section \
-      thoroughly identify:
-         - The user's explicit requests and intents
-         - Your approach to addressing the user's requests
-         - Key decisions, technical concepts and code patterns
-         - Specific details like file names, full code snippets, function signatures and file edits
-         - Errors that you ran into and how you fixed them
-         - Pay special attention to specific user feedback that you received, especially if the \
-      user told you to do something differently.
-      2. Double-check for technical accuracy and completeness, addressing each required element \
-      thoroughly.
+      Then write the summary inside <summary> tags, under these nine numbered headings:
 
-      Your summary should include the following sections:
+      1. Primary Request and Intent: every explicit request of the user, and what they wanted from it.
+      2. Key Technical Concepts: the technologies, frameworks and ideas that came up.
+      3. Files and Code Sections: each file read, changed or created; why it matters, what       changed, and the important snippets. Give the latest work the most detail.
+      4. Errors and fixes: each error, how it was resolved, and what the user said about it.
+      5. Problem Solving: problems solved, and investigations still under way.
+      6. All user messages: every message the user wrote (not tool results); together they show       how the user's intent moved.
+      7. Pending Tasks: work the user asked for that is not done yet.
+      8. Current Work: exactly what was being done just before this request, with file names and       snippets.
+      9. Optional Next Step: the step that continues the work in progress, only if it follows       from the user's latest request. Quote the latest messages word for word to pin down where       the work stopped. If that work was finished, name a step only if the user asked for it;       never pick up old or side requests unasked.
 
-      1. Primary Request and Intent: Capture all of the user's explicit requests and intents in detail
-      2. Key Technical Concepts: List all important technical concepts, technologies, and \
-      frameworks discussed.
-      3. Files and Code Sections: Enumerate specific files and code sections examined, modified, or \
-      created. Pay special attention to the most recent messages and include full code snippets \
-      where applicable and include a summary of why this file read or edit is important.
-      4. Errors and fixes: List all errors that you ran into, and how you fixed them. Pay special \
-      attention to specific user feedback that you received, especially if the user told you to do \
-      something differently.
-      5. Problem Solving: Document problems solved and any ongoing troubleshooting efforts.
-      6. All user messages: List ALL user messages that are not tool results. These are critical \
-      for understanding the users' feedback and changing intent.
-      7. Pending Tasks: Outline any pending tasks that you have explicitly been asked to work on.
-      8. Current Work: Describe in detail precisely what was being worked on immediately before \
-      this summary request, paying special attention to the most recent messages from both user \
-      and assistant. Include file names and code snippets where applicable.
-      9. Optional Next Step: List the next step that you will take that is related to the most \
-      recent work you were doing. IMPORTANT: ensure that this step is DIRECTLY in line with the \
-      user's most recent explicit requests, and the task you were working on immediately before \
-      this summary request. If your last task was concluded, then only list next steps if they are \
-      explicitly in line with the users request. Do not start on tangential requests or really old \
-      requests that were already completed without confirming with the user first.
-         If there is a next step, include direct quotes from the most recent conversation showing \
-      exactly what task you were working on and where you left off. This should be verbatim to \
-      ensure there's no drift in task interpretation.
+      Lay it out like this:
 
-      Here's an example of how your output should be structured:
-
-      <example>
       <analysis>
-      [Your thought process, ensuring all points are covered thoroughly and accurately]
+      [your notes on the conversation, part by part]
       </analysis>
 
       <summary>
       1. Primary Request and Intent:
-         [Detailed description]
+         [the requests and their intent]
 
       2. Key Technical Concepts:
-         - [Concept 1]
+         - [concept]
 
       3. Files and Code Sections:
-         - [File Name 1]
-            - [Summary of why this file is important]
+         - [file]
+            - [why it matters, what changed]
+            - [snippet]
 
       4. Errors and fixes:
-          - [Detailed description of error 1]:
-            - [How you fixed the error]
+         - [error]: [fix, and what the user said]
 
       5. Problem Solving:
-         [Description of solved problems and ongoing troubleshooting]
+         [solved and ongoing]
 
       6. All user messages:
-          - [Detailed non tool use user message]
+         - [message]
 
       7. Pending Tasks:
-         - [Task 1]
+         - [task]
 
       8. Current Work:
-         [Precise description of current work]
+         [what was being done]
 
       9. Optional Next Step:
-         [Optional Next step to take]
-
+         [the step, with a quote]
       </summary>
-      </example>
 
-      Please provide your summary based on the conversation so far, following this structure and \
-      ensuring precision and thoroughness in your response.""";
+      Follow any additional instructions given with this request, or inside the conversation       (for example a "Compact Instructions" section), about what the summary should stress.""";
 
-  static final String INTRODUCTION =
-      "This session is being continued from a previous conversation that ran out of context. The"
-          + " summary below covers the earlier portion of the conversation.";
+  static final String REMINDER =
+      "\n\nReminder: reply in text only, an <analysis> block and then a <summary> block. A tool call"
+          + " is refused and fails this task.";
+
+  private static final String INTRODUCTION =
+      "This conversation continues an earlier one that ran out of context. The summary below"
+          + " stands for the earlier part of it.";
+
+  private static final String CONTINUE =
+      "Carry on with the last task now, without asking the user anything further. Do not mention"
+          + " this summary, recap it or announce that you are resuming: go on as if the"
+          + " conversation had never been interrupted.";
 
   private static final Pattern ANALYSIS = Pattern.compile("<analysis>[\\s\\S]*?</analysis>");
   private static final Pattern SUMMARY = Pattern.compile("<summary>([\\s\\S]*?)</summary>");
@@ -126,9 +113,17 @@ final class SummaryPrompt {
 
   private SummaryPrompt() {}
 
-  /** The whole request: the conversation, then the instructions. */
-  static String request(String conversation) {
-    return NO_TOOLS + conversation + "\n\n" + PROMPT;
+  /**
+   * The whole request: the preamble, the conversation, the nine sections, the additional
+   * instructions when there are any, and the closing reminder.
+   */
+  static String request(String conversation, Optional<String> additionalInstructions) {
+    StringBuilder request = new StringBuilder(PREAMBLE).append(conversation).append("\n\n");
+    request.append(TASK);
+    additionalInstructions
+        .filter(text -> !text.isBlank())
+        .ifPresent(text -> request.append("\n\nAdditional instructions:\n").append(text.strip()));
+    return request.append(REMINDER).toString();
   }
 
   /** The answer without its scratchpad, the summary block turned into a plain heading. */
@@ -142,16 +137,28 @@ final class SummaryPrompt {
     return BLANK_LINES.matcher(text).replaceAll("\n\n").strip();
   }
 
-  /** The user message that opens a compacted conversation. */
-  static String summaryMessage(String summary, String transcriptPath, boolean recentMessagesKept) {
+  /**
+   * The user message that opens a compacted conversation, in the reference's order: what it is, the
+   * summary, where the full transcript is, whether recent messages follow verbatim, and, when the
+   * agent is to go on by itself, the instruction to carry on without a word about it.
+   *
+   * @param carryOn whether to tell the agent to resume the last task directly: after a compaction
+   *     from session notes and after an automatic one, not after a manual full summary, where the
+   *     user is about to speak
+   */
+  static String summaryMessage(
+      String summary, String transcriptPath, boolean recentMessagesKept, boolean carryOn) {
     StringBuilder text = new StringBuilder(INTRODUCTION).append("\n\n").append(summary.strip());
-    if (recentMessagesKept) {
-      text.append("\n\nRecent messages are preserved verbatim.");
-    }
     text.append(
-            "\n\nIf you need specific details from before compaction (like exact code snippets,"
-                + " error messages, or content you generated), read the full transcript at: ")
+            "\n\nFor exact details from before the compaction (code, error messages, your own"
+                + " earlier output), read the full transcript at: ")
         .append(transcriptPath);
+    if (recentMessagesKept) {
+      text.append("\n\nThe most recent messages follow unchanged.");
+    }
+    if (carryOn) {
+      text.append("\n\n").append(CONTINUE);
+    }
     return text.toString();
   }
 }

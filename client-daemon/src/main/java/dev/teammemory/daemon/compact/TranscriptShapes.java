@@ -1,7 +1,6 @@
 package dev.teammemory.daemon.compact;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Instant;
 import java.util.List;
@@ -59,14 +58,15 @@ final class TranscriptShapes {
   ObjectNode restoredFile(String parentUuid, RestoredFiles.RestoredFile file) {
     ObjectNode input =
         TranscriptLines.JSON.createObjectNode().put("file_path", file.path().toString());
-    ObjectNode message =
-        userMessage(
-            parentUuid,
-            "<system-reminder>\nCalled the Read tool with the following input: "
+    String text =
+        file.byPath()
+            ? file.content()
+            : "Called the Read tool with the following input: "
                 + input
                 + "\nResult of calling the Read tool (read again after compaction):\n"
-                + file.content()
-                + "\n</system-reminder>");
+                + file.content();
+    ObjectNode message =
+        userMessage(parentUuid, "<system-reminder>\n" + text + "\n</system-reminder>");
     message.put("isMeta", true);
     return message;
   }
@@ -87,36 +87,5 @@ final class TranscriptShapes {
     entry.put("uuid", UUID.randomUUID().toString());
     entry.put("timestamp", now.toString());
     return entry;
-  }
-
-  /**
-   * Replaces every image and document block (also inside tool results) with a text placeholder:
-   * they are large, and a compacted conversation keeps only what words can carry.
-   *
-   * @return how many blocks were replaced
-   */
-  static int replaceMedia(ObjectNode entry) {
-    JsonNode content = entry.path("message").path("content");
-    return content instanceof ArrayNode blocks ? replaceMedia(blocks) : 0;
-  }
-
-  private static int replaceMedia(ArrayNode blocks) {
-    int replaced = 0;
-    for (int i = 0; i < blocks.size(); i++) {
-      JsonNode block = blocks.get(i);
-      String type = block.path("type").asText("");
-      if (type.equals("image") || type.equals("document")) {
-        blocks.set(
-            i,
-            TranscriptLines.JSON
-                .createObjectNode()
-                .put("type", "text")
-                .put("text", "[" + type + "]"));
-        replaced++;
-      } else if (type.equals("tool_result") && block.get("content") instanceof ArrayNode nested) {
-        replaced += replaceMedia(nested);
-      }
-    }
-    return replaced;
   }
 }

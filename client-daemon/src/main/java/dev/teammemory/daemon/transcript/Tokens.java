@@ -43,6 +43,40 @@ public final class Tokens {
     return total;
   }
 
+  /**
+   * A message's size as the reference pads it when it decides which messages a compaction keeps:
+   * each block's rough size (text, thinking, tool result text: their characters; a tool call: its
+   * name and compact JSON input; an image or document: {@value #MEDIA_TOKENS}), summed, then padded
+   * by 4/3 and rounded up. A message whose content is a plain string counts nothing there, and
+   * neither do the reference's; only block lists are measured.
+   */
+  public static long padded(TranscriptEntry message) {
+    if (message.plainContent() || !message.isMessage()) {
+      return 0;
+    }
+    long total = 0;
+    for (ContentBlock block : message.content()) {
+      total +=
+          switch (block) {
+            case ContentBlock.ToolResult result -> {
+              long size = 0;
+              for (ContentBlock part : result.content()) {
+                size +=
+                    switch (part) {
+                      case ContentBlock.Text text -> rough(text.text());
+                      case ContentBlock.Image image -> MEDIA_TOKENS;
+                      case ContentBlock.Document document -> MEDIA_TOKENS;
+                      default -> 0;
+                    };
+              }
+              yield size;
+            }
+            default -> rough(List.of(block));
+          };
+    }
+    return (total * 4 + 2) / 3;
+  }
+
   /** The rough size of several messages. */
   public static long rough(Iterable<TranscriptEntry> messages) {
     long total = 0;

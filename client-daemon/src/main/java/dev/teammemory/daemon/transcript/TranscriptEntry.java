@@ -19,6 +19,8 @@ import java.util.stream.Collectors;
  *     several entries that share it
  * @param syntheticUsage whether the response was produced locally ({@code model: <synthetic>}), so
  *     its usage says nothing about the context window
+ * @param plainContent whether {@code message.content} was a plain string rather than a list of
+ *     blocks (a prompt the user typed, a compaction summary); it is then read as one text block
  */
 public record TranscriptEntry(
     int lineNumber,
@@ -37,7 +39,8 @@ public record TranscriptEntry(
     boolean syntheticUsage,
     boolean meta,
     boolean sidechain,
-    boolean compactSummary) {
+    boolean compactSummary,
+    boolean plainContent) {
 
   public TranscriptEntry {
     if (lineNumber < 1) {
@@ -96,6 +99,16 @@ public record TranscriptEntry(
 
   public boolean hasToolUse() {
     return content.stream().anyMatch(ContentBlock.ToolUse.class::isInstance);
+  }
+
+  /**
+   * Whether the message has a text block at all, as the reference counts "messages with text" when
+   * it decides how much to keep: any text block of a list, or a non-empty plain string.
+   */
+  public boolean hasTextBlock() {
+    return plainContent
+        ? !text().isEmpty()
+        : content.stream().anyMatch(ContentBlock.Text.class::isInstance);
   }
 
   public boolean hasText() {

@@ -56,7 +56,8 @@ final class TranscriptParser {
             text(message, "model").filter("<synthetic>"::equals).isPresent(),
             root.path("isMeta").asBoolean(false),
             root.path("isSidechain").asBoolean(false),
-            root.path("isCompactSummary").asBoolean(false)));
+            root.path("isCompactSummary").asBoolean(false),
+            message.isObject() && message.path("content").isTextual()));
   }
 
   private static List<ContentBlock> blocks(JsonNode content) {

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.teammemory.daemon.compact.HandMadeTranscript;
 import dev.teammemory.daemon.home.Environment;
 import dev.teammemory.daemon.testing.CommandRun;
+import dev.teammemory.daemon.testing.ScriptedServer;
+import dev.teammemory.daemon.transcript.ContentBlock;
 import dev.teammemory.daemon.transcript.Transcript;
 import dev.teammemory.daemon.transcript.TranscriptEntry;
 import java.io.IOException;
@@ -97,19 +99,22 @@ class CompactCommandTest {
   }
 
   @Test
-  void theWindowEdgeOnARealTranscriptKeepsEveryToolPairAndDropsTheImage() {
+  void theWindowEdgeOnARealTranscriptKeepsEveryToolPairAndTheImageItReaches() {
     compactWithNotes();
 
     Transcript compacted = Transcript.parse(tmem.out());
     List<TranscriptEntry> messages = compacted.messages();
     assertThat(HandMadeTranscript.orphanToolResult(messages)).isEmpty();
-    // The window reached back into the failing npm test run: its call came along with its result.
+    // After the marker (the screenshot message) come ~9,200 padded tokens: the window takes the
+    // marker itself, image and all (2,000 for the image), and stops there.
     assertThat(
             messages.stream().flatMap(message -> message.toolUses().stream()).map(use -> use.id()))
-        .contains("toolu_01Npm", "toolu_01Refresh");
-    assertThat(tmem.out()).doesNotContain("iVBORw0KGgo").contains("[image]");
-    assertThat(messages.stream().map(message -> message.uuid().orElse("")))
-        .doesNotContain("00000000-0000-4000-8000-000000000003");
+        .contains("toolu_01Refresh")
+        .doesNotContain("toolu_01Npm");
+    assertThat(messages.get(1).uuid()).contains(MARKER);
+    assertThat(messages.get(1).content())
+        .anySatisfy(block -> assertThat(block).isInstanceOf(ContentBlock.Image.class));
+    assertThat(tmem.out()).contains("iVBORw0KGgo").doesNotContain("[image]");
   }
 
   @Test
@@ -200,5 +205,238 @@ class CompactCommandTest {
     assertThat(tmem.err())
         .isEqualTo(
             "tmem: --context-window/--max-output: contextWindow leaves no room below the reserve of 33000 tokens: 30000\n");
+  }
+
+  /**
+   * Thirteen rounds as the agent records them: a typed prompt (a plain string), then one response
+   * split into a thinking, a text and two parallel Read fragments, the two results, and a final
+   * reply. Padded sizes per round: thinking 600 chars → 200, text 1,200 → 400, each call 80 chars →
+   * 27, each result 6,000 → 2,000, the reply 3,000 → 1,000; 5,654 in all, 3 messages with text.
+   */
+  private static Path referenceSession(Path file) throws IOException {
+    HandMadeTranscript session = new HandMadeTranscript("resumed-1", "/work/app");
+    for (int round = 0; round < 13; round++) {
+      session.user("Step " + round + ": keep going with the parser.");
+      String response = session.newResponseId();
+      session.thinking(response, "t".repeat(600));
+      session.text(response, "x".repeat(1_200));
+      String path = "/work/app/src/" + "a".repeat(38) + String.format("%02d", round) + ".java";
+      String first = "toolu_" + round + "a";
+      String second = "toolu_" + round + "b";
+      session.toolCall(response, first, "Read", Map.of("file_path", path));
+      session.toolCall(response, second, "Read", Map.of("file_path", path));
+      session.toolResult(first, "r".repeat(6_000), false);
+      session.toolResult(second, "r".repeat(6_000), false);
+      session.assistant("y".repeat(3_000));
+    }
+    return session.write(file);
+  }
+
+  private List<String> keptUuids() {
+    return Transcript.parse(tmem.out()).messages().stream()
+        .filter(message -> !message.compactSummary())
+        .map(message -> message.uuid().orElse(""))
+        .filter(uuid -> uuid.startsWith("u-"))
+        .toList();
+  }
+
+  @Test
+  void theKeepRangeIsWidenedByPaddedEstimatesAndPlainPromptsCountNothing() throws IOException {
+    Path session = referenceSession(home.resolve("work/resumed-1.jsonl"));
+
+    // Summarized up to round 11's reply (u-096): round 12 is 5,654 tokens with 3 text messages.
+    // Going back: the reply (+1,000), two results (+4,000: 10,654), two calls, then round 11's
+    // text fragment (u-091, 5 text messages). Its response's thinking (u-090) comes with it.
+    int exit =
+        tmem.run(
+            command(),
+            "--transcript",
+            session.toString(),
+            "--notes",
+            notes.toString(),
+            "--last-summarized",
+            "u-096");
+
+    assertThat(exit).isZero();
+    assertThat(keptUuids()).first().isEqualTo("u-090");
+    assertThat(keptUuids()).hasSize(104 - 89);
+  }
+
+  @Test
+  void aResumedSessionWithoutAMarkerStartsWithNothingKeptAndWidensFromTheEnd() throws IOException {
+    Path session = referenceSession(home.resolve("work/resumed-1.jsonl"));
+
+    int exit = tmem.run(command(), "--transcript", session.toString(), "--notes", notes.toString());
+
+    assertThat(exit).isZero();
+    assertThat(tmem.err()).startsWith("tmem: compacted by session notes (level 1)");
+    // The same window as above, reached from the end: round 12, then round 11 back to its text.
+    assertThat(keptUuids()).first().isEqualTo("u-090");
+  }
+
+  private String summaryText() {
+    return Transcript.parse(tmem.out()).messages().stream()
+        .filter(TranscriptEntry::compactSummary)
+        .findFirst()
+        .orElseThrow()
+        .text();
+  }
+
+  private static void assertInOrder(String text, String... parts) {
+    int from = 0;
+    for (String part : parts) {
+      int at = text.indexOf(part, from);
+      assertThat(at).as("\"%s\" after position %d", part, from).isGreaterThanOrEqualTo(from);
+      from = at + part.length();
+    }
+  }
+
+  @Test
+  void theSummaryMessageSaysWhatItIsThenSummarizesPointsToTheTranscriptAndSaysToCarryOn() {
+    compactWithNotes();
+
+    String summary = summaryText();
+    assertInOrder(
+        summary,
+        "This conversation continues an earlier one that ran out of context.",
+        "Fixing the concurrent refresh race",
+        "read the full transcript at: " + transcript,
+        "The most recent messages follow unchanged.",
+        "Carry on with the last task now, without asking the user anything further.");
+    assertThat(summary).endsWith("as if the conversation had never been interrupted.");
+  }
+
+  @Test
+  void aManualFullSummaryLeavesTheNextMoveToTheUserAndAnAutomaticOneCarriesOn() {
+    Path none = home.resolve("none.md");
+
+    tmem.run(command(), "--transcript", transcript.toString(), "--notes", none.toString());
+    String manual = summaryText();
+    tmem.out.getBuffer().setLength(0);
+    // A 40,000-token window puts the threshold at 7,000, below this 61,000-token session.
+    tmem.run(
+        command(),
+        "--transcript",
+        transcript.toString(),
+        "--notes",
+        none.toString(),
+        "--auto",
+        "--context-window",
+        "40000");
+    String automatic = summaryText();
+
+    assertThat(manual)
+        .endsWith("read the full transcript at: " + transcript)
+        .doesNotContain("Carry on with the last task");
+    assertInOrder(
+        automatic,
+        "1. Primary Request and Intent:",
+        "read the full transcript at: " + transcript,
+        "Carry on with the last task now");
+  }
+
+  @Test
+  void theModelGetsThePreambleTheNineSectionsTheAdditionalInstructionsAndAClosingReminder()
+      throws IOException {
+    String answer =
+        "{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"stop_reason\":\"end_turn\","
+            + "\"content\":[{\"type\":\"text\",\"text\":\"<analysis>notes</analysis><summary>1. Primary"
+            + " Request and Intent: fix the race</summary>\"}]}";
+    try (ScriptedServer model = new ScriptedServer(request -> ScriptedServer.json(200, answer))) {
+      environment =
+          new Environment(
+              Map.of(
+                  "CLAUDE_CONFIG_DIR",
+                  home.resolve(".claude").toString(),
+                  "XDG_STATE_HOME",
+                  home.resolve("state").toString(),
+                  "ANTHROPIC_API_KEY",
+                  "sk-test",
+                  "ANTHROPIC_BASE_URL",
+                  model.url()),
+              home,
+              home.resolve("work"));
+
+      int exit = compactWithNotes("--instructions", "Quote every failing test name exactly.");
+
+      assertThat(exit).isZero();
+      assertThat(tmem.err())
+          .contains(
+              "tmem: fell back: level 1 (session notes): instructions for the summary need a"
+                  + " full summary")
+          .contains("(level 2)");
+      String prompt =
+          HandMadeTranscript.parse(model.requests().getFirst().getBody().utf8())
+              .path("messages")
+              .get(0)
+              .path("content")
+              .get(0)
+              .path("text")
+              .asText();
+      assertThat(prompt)
+          .startsWith("Answer in plain text only and do not call any tool")
+          .endsWith("A tool call is refused and fails this task.");
+      assertInOrder(
+          prompt,
+          "<conversation>",
+          "We need to move src/auth from sessions to JWT",
+          "</conversation>",
+          "1. Primary Request and Intent:",
+          "9. Optional Next Step:",
+          "Additional instructions:",
+          "<session-notes>",
+          "Fixing the concurrent refresh race",
+          "</session-notes>",
+          "Quote every failing test name exactly.",
+          "Reminder: reply in text only");
+    }
+  }
+
+  @Test
+  void aRecentlyReadFileTooLargeToGiveBackIsNamedAndASmallOneIsReadAgain() throws IOException {
+    Path big = Files.writeString(home.resolve("work/big.ts"), "const x = 1;\n".repeat(2_000));
+    Path small = Files.writeString(home.resolve("work/small.ts"), "export const small = true;\n");
+    HandMadeTranscript session = new HandMadeTranscript("files-1", home.resolve("work").toString());
+    session.user("Look at both files.");
+    String response = session.newResponseId();
+    session.toolCall(response, "toolu_big", "Read", Map.of("file_path", big.toString()));
+    session.toolCall(response, "toolu_small", "Read", Map.of("file_path", small.toString()));
+    session.toolResult("toolu_big", "(the big file)", false);
+    session.toolResult("toolu_small", "(the small file)", false);
+    String marker = session.assistant("Both read.");
+    for (int i = 0; i < 6; i++) {
+      session.user("Next step " + i + ".");
+      session.assistant(HandMadeTranscript.words("work" + i, 2_000));
+    }
+    Path file = session.write(home.resolve("work/files-1.jsonl"));
+
+    int exit =
+        tmem.run(
+            command(),
+            "--transcript",
+            file.toString(),
+            "--notes",
+            notes.toString(),
+            "--last-summarized",
+            marker);
+
+    assertThat(exit).isZero();
+    assertThat(tmem.err()).contains("2 files read again");
+    List<String> restored =
+        Transcript.parse(tmem.out()).messages().stream()
+            .filter(message -> message.meta())
+            .map(TranscriptEntry::text)
+            .toList();
+    assertThat(restored)
+        .containsExactly(
+            "<system-reminder>\nCalled the Read tool with the following input: {\"file_path\":\""
+                + small
+                + "\"}\nResult of calling the Read tool (read again after compaction):\n"
+                + "export const small = true;\n\n</system-reminder>",
+            "<system-reminder>\n"
+                + big
+                + " was read before this conversation was compacted, but it is too large to give"
+                + " back here. Read it again with the Read tool if you need it.\n</system-reminder>");
+    assertThat(tmem.out()).doesNotContain("const x = 1;");
   }
 }

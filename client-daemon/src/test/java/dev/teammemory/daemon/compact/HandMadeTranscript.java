@@ -100,6 +100,16 @@ public final class HandMadeTranscript {
     return add(entry);
   }
 
+  /** A fragment of response {@code responseId} with text only. */
+  public String text(String responseId, String text) {
+    ObjectNode entry = response(responseId, 0);
+    ((ArrayNode) entry.path("message").path("content"))
+        .addObject()
+        .put("type", "text")
+        .put("text", text);
+    return add(entry);
+  }
+
   /** A fragment of response {@code responseId} with thinking only. */
   public String thinking(String responseId, String thought) {
     ObjectNode entry = response(responseId, 0);
@@ -234,7 +244,7 @@ public final class HandMadeTranscript {
     entry.put("userType", "external");
     entry.put("cwd", cwd);
     entry.put("sessionId", sessionId);
-    entry.put("version", "2.0.14");
+    entry.put("version", "2.1.88");
     entry.put("gitBranch", "main");
     entry.put("type", type);
     entry.put("uuid", String.format("u-%03d", ++uuids));

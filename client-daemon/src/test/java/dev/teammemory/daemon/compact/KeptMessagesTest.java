@@ -27,8 +27,12 @@ class KeptMessagesTest {
     throw new AssertionError("no message " + uuid);
   }
 
+  private static long padded(List<TranscriptEntry> messages) {
+    return messages.stream().mapToLong(Tokens::padded).sum();
+  }
+
   @Test
-  void expandsBackwardsUntilTenThousandTokensAndFiveTextMessages() {
+  void expandsBackwardsUntilTenThousandPaddedTokensAndFiveTextMessages() {
     String marker = null;
     for (int i = 0; i < 20; i++) {
       transcript.user(words("question" + i, 1_200));
@@ -41,29 +45,32 @@ class KeptMessagesTest {
 
     int start = KeptMessages.start(context, indexOf(context, marker));
 
-    // 4 messages follow the marker; 5 more bring 9 × 1,200 tokens past 10,000.
-    assertThat(context.size() - start).isEqualTo(9);
-    assertThat(Tokens.rough(context.subList(start, context.size()))).isBetween(10_000L, 40_000L);
+    // Typed prompts are plain strings and count nothing; each answer is ~1,200 × 4/3 = 1,600.
+    // After the marker: 2 answers (3,200) and 4 text messages; 5 more answers and their prompts
+    // bring it past 10,000.
+    assertThat(context.size() - start).isEqualTo(13);
+    assertThat(padded(context.subList(start, context.size()))).isBetween(10_000L, 12_000L);
   }
 
   @Test
-  void neverExpandsPastFortyThousandTokens() {
+  void theMessageThatReachesFortyThousandTokensIsTheLastOneAdded() {
     for (int i = 0; i < 8; i++) {
-      transcript.user(words("long" + i, 9_000));
+      transcript.assistant(words("long" + i, 9_000));
     }
     List<TranscriptEntry> context = context();
 
     int start = KeptMessages.start(context, context.size() - 1);
 
+    // 12,000 padded tokens each: the fourth one crosses 40,000 and stays.
     assertThat(context.size() - start).isEqualTo(4);
-    assertThat(Tokens.rough(context.subList(start, context.size()))).isLessThanOrEqualTo(40_000L);
+    assertThat(padded(context.subList(start, context.size()))).isGreaterThan(40_000L);
   }
 
   @Test
   void keepsEveryMessageAfterTheMarkerEvenBeyondTheMaximum() {
     String marker = transcript.user("start");
     for (int i = 0; i < 6; i++) {
-      transcript.user(words("unsummarized" + i, 9_000));
+      transcript.assistant(words("unsummarized" + i, 9_000));
     }
     List<TranscriptEntry> context = context();
 

@@ -158,7 +158,7 @@ class ModelCompactionTest {
               .asText();
       // A 3,000-token gap: the opening request, then rounds of ~505 tokens until 3,000 are covered.
       assertThat(retry)
-          .startsWith(SummaryPrompt.NO_TOOLS + "<conversation>\n[user] " + ApiRounds.RETRY_MARKER);
+          .startsWith(SummaryPrompt.PREAMBLE + "<conversation>\n[user] " + ApiRounds.RETRY_MARKER);
       assertThat(retry)
           .doesNotContain("fix the refresh race", "round 5 feedback")
           .contains("round 6 feedback", "round 9 feedback");

@@ -17,9 +17,11 @@ class SummaryPromptTest {
 
   @Test
   void theRequestAsksForTextOnlyAndTheNineSections() {
-    String request = SummaryPrompt.request("<conversation>\n</conversation>");
+    String request =
+        SummaryPrompt.request("<conversation>\n</conversation>", java.util.Optional.empty());
 
-    assertThat(request).startsWith("CRITICAL: Respond with TEXT ONLY. Do NOT call any tools.");
+    assertThat(request).startsWith(SummaryPrompt.PREAMBLE).endsWith(SummaryPrompt.REMINDER);
+    assertThat(request).doesNotContain("Additional instructions:");
     assertThat(request)
         .contains(
             "1. Primary Request and Intent",
