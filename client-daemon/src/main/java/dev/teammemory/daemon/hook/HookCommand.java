@@ -203,7 +203,7 @@ public final class HookCommand {
       try {
         recalled =
             new SessionRecall(ClaudeLayout.of(project), model(), clock)
-                .recall(project, prompt, session, recentTools(input));
+                .recall(project, prompt, session, recentTools(input), input.transcriptPath());
       } catch (IOException failed) {
         throw UserError.problem(
             "recall failed: "

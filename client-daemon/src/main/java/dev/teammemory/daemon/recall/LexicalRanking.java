@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -35,7 +36,17 @@ final class LexicalRanking {
 
   private static final Pattern CAMEL_BOUNDARY = Pattern.compile("(?<=[a-z])(?=[A-Z])");
   private static final Pattern NON_WORD = Pattern.compile("[^a-z0-9]+");
-  private static final Pattern NON_ALPHANUMERIC = Pattern.compile("[^A-Za-z0-9]+");
+  private static final String IDEOGRAPHIC = "\\p{IsHan}\\p{IsHiragana}\\p{IsKatakana}\\p{IsHangul}";
+
+  /** A run of ideographic characters, or a run of other letters and digits. */
+  private static final Pattern RUN =
+      Pattern.compile("[" + IDEOGRAPHIC + "]+|[\\p{L}\\p{N}&&[^" + IDEOGRAPHIC + "]]+");
+
+  /** Pairs too common in Chinese questions to say what one is about. */
+  private static final Set<String> IDEOGRAPHIC_STOP_PAIRS =
+      Set.of(
+          "什么", "为什", "怎么", "怎样", "这个", "那个", "一下", "我们", "你们", "可以", "是不", "不是", "的时", "时候", "如何",
+          "哪里", "是否", "一个", "没有", "帮我", "请帮", "一些");
 
   private static final Set<String> STOPWORDS =
       Set.of(
@@ -198,10 +209,21 @@ final class LexicalRanking {
     return shorter.length() >= MIN_PREFIX && longer.startsWith(shorter) ? PREFIX_MATCH : 0;
   }
 
-  /** Lower-case words with camelCase and punctuation split, stop words dropped, lightly stemmed. */
+  /**
+   * Lower-case words with camelCase and punctuation split, stop words dropped, lightly stemmed.
+   * Chinese, Japanese and Korean are written without spaces between words, so their runs become
+   * overlapping pairs of characters ({@code 发版之前} → 发版, 版之, 之前), which match across word boundaries
+   * without a dictionary.
+   */
   static List<String> terms(String text) {
     List<String> terms = new ArrayList<>();
-    for (String raw : NON_ALPHANUMERIC.split(text)) {
+    Matcher runs = RUN.matcher(text);
+    while (runs.find()) {
+      String raw = runs.group();
+      if (isIdeographic(raw.codePointAt(0))) {
+        ideographicPairs(raw, terms);
+        continue;
+      }
       String whole = raw.toLowerCase(Locale.ROOT);
       List<String> words =
           CANONICAL.containsKey(whole)
@@ -219,6 +241,29 @@ final class LexicalRanking {
       }
     }
     return terms;
+  }
+
+  private static void ideographicPairs(String run, List<String> terms) {
+    int[] characters = run.codePoints().toArray();
+    if (characters.length == 1) {
+      terms.add(run);
+      return;
+    }
+    for (int i = 0; i + 1 < characters.length; i++) {
+      String pair = new String(characters, i, 2);
+      if (!IDEOGRAPHIC_STOP_PAIRS.contains(pair)) {
+        terms.add(pair);
+      }
+    }
+  }
+
+  /** A character of the Chinese, Japanese or Korean scripts. */
+  static boolean isIdeographic(int codePoint) {
+    Character.UnicodeScript script = Character.UnicodeScript.of(codePoint);
+    return script == Character.UnicodeScript.HAN
+        || script == Character.UnicodeScript.HIRAGANA
+        || script == Character.UnicodeScript.KATAKANA
+        || script == Character.UnicodeScript.HANGUL;
   }
 
   /** Strips common English inflections so that "tests", "testing" and "tested" meet. */

@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Finds the memories relevant to a query, as the reference's recall does: at most {@value
@@ -55,7 +56,24 @@ public final class Recall {
   public RecallResult recall(
       Path memoryDirectory, String query, List<String> recentTools, SurfacedMemories surfaced)
       throws IOException {
+    return recall(memoryDirectory, query, recentTools, surfaced, Set.of());
+  }
+
+  /**
+   * As {@link #recall(Path, String, List, SurfacedMemories)}, leaving out files the agent already
+   * read in the session: they are in its context.
+   *
+   * @param alreadyRead absolute paths of files the agent read
+   */
+  public RecallResult recall(
+      Path memoryDirectory,
+      String query,
+      List<String> recentTools,
+      SurfacedMemories surfaced,
+      Set<Path> alreadyRead)
+      throws IOException {
     requireNonNull(query, "query is null");
+    Set<Path> read = Set.copyOf(alreadyRead);
     List<String> tools = List.copyOf(recentTools);
     if (surfaced.bytes() >= MAX_SESSION_BYTES) {
       return new RecallResult(
@@ -64,6 +82,7 @@ public final class Recall {
     List<MemoryHeader> candidates =
         MemoryScan.scan(memoryDirectory).stream()
             .filter(header -> !surfaced.contains(header.file()))
+            .filter(header -> !read.contains(header.file().toAbsolutePath().normalize()))
             .toList();
     if (candidates.isEmpty() || query.isBlank()) {
       return new RecallResult(List.of(), rankedBy(), candidates.size(), surfaced.bytes(), false);

@@ -15,12 +15,14 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.HashSet;
+import java.util.Optional;
 import java.util.Set;
 
 /**
  * Remembers, per session, which memories recall has surfaced, in the daemon's state directory
  * ({@code <state>/recall/<session id>.json}), so that separate {@code tmem recall --session} calls
- * of one session share the "not shown before" rule and the budget.
+ * of one session share the "not shown before" rule and the budget, and with them the compaction
+ * they were made in: after the next compaction both start afresh.
  */
 final class RecallSessions {
 
@@ -32,7 +34,15 @@ final class RecallSessions {
     this.directory = requireNonNull(stateHome, "stateHome is null").resolve("recall");
   }
 
-  SurfacedMemories load(String sessionId) throws IOException {
+  /**
+   * What the session was shown in its current compaction: a record made before the latest
+   * compaction is set aside, as the reference's count restarts when compaction drops the messages
+   * it counts.
+   *
+   * @param compaction the latest compaction of the session (empty string: none yet), or empty when
+   *     the transcript is unknown and the record is taken as it is
+   */
+  SurfacedMemories load(String sessionId, Optional<String> compaction) throws IOException {
     Path file = file(sessionId);
     JsonNode root;
     try {
@@ -46,6 +56,9 @@ final class RecallSessions {
     if (root == null || !root.isObject()) {
       return SurfacedMemories.NONE;
     }
+    if (compaction.isPresent() && !compaction.get().equals(root.path("compaction").asText(""))) {
+      return SurfacedMemories.NONE;
+    }
     Set<Path> paths = new HashSet<>();
     for (JsonNode path : root.path("surfaced")) {
       if (path.isTextual()) {
@@ -55,10 +68,17 @@ final class RecallSessions {
     return new SurfacedMemories(paths, Math.max(0, root.path("bytes").asLong(0)));
   }
 
-  void save(String sessionId, SurfacedMemories surfaced) throws IOException {
+  /**
+   * @param compaction the session's latest compaction, recorded so that the next one resets the
+   *     record; empty keeps what was recorded
+   */
+  void save(String sessionId, SurfacedMemories surfaced, Optional<String> compaction)
+      throws IOException {
     Path file = file(sessionId);
     Files.createDirectories(directory);
     ObjectNode root = JSON.createObjectNode();
+    Optional<String> recorded = compaction.isPresent() ? compaction : recordedCompaction(file);
+    recorded.ifPresent(uuid -> root.put("compaction", uuid));
     ArrayNode paths = root.putArray("surfaced");
     surfaced.paths().stream().map(Path::toString).sorted().forEach(paths::add);
     root.put("bytes", surfaced.bytes());
@@ -73,6 +93,17 @@ final class RecallSessions {
       }
     } finally {
       Files.deleteIfExists(temporary);
+    }
+  }
+
+  private static Optional<String> recordedCompaction(Path file) {
+    try {
+      JsonNode root = JSON.readTree(Files.readString(file, StandardCharsets.UTF_8));
+      return root != null && root.path("compaction").isTextual()
+          ? Optional.of(root.path("compaction").asText())
+          : Optional.empty();
+    } catch (IOException absentOrTorn) {
+      return Optional.empty();
     }
   }
 
