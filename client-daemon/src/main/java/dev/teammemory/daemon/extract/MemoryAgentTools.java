@@ -6,8 +6,9 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The tools of a background memory agent (the extractor, the dream): Read, Bash, Edit and Write.
- * They do whatever they are asked; a {@link MemoryWriteGate} decides beforehand what may run.
+ * The tools of a background memory agent (the extractor, the dream): Read, Grep, Glob, Bash, Edit
+ * and Write. They do whatever they are asked; a {@link MemoryWriteGate} decides beforehand what may
+ * run.
  */
 public final class MemoryAgentTools {
 
@@ -18,6 +19,11 @@ public final class MemoryAgentTools {
    */
   public static List<AgentTool> tools(Path workingDirectory) {
     return List.of(
-        new ReadTool(), new BashTool(workingDirectory), new FileEditTool(), new WriteTool());
+        new ReadTool(),
+        new GrepTool(workingDirectory),
+        new GlobTool(workingDirectory),
+        new BashTool(workingDirectory),
+        new FileEditTool(),
+        new WriteTool());
   }
 }

@@ -21,17 +21,19 @@ import java.util.Set;
 
 /**
  * What a background memory agent (the extractor, the dream) may do, enforced on every tool call:
- * read any file; run shell commands that only read ({@link ReadOnlyShell}); create and edit {@code
- * .md} files inside the memory directory and nowhere else, with symbolic links resolved so that a
- * link cannot lead a write outside. Whatever would land in the team folder is first run through the
- * secret scanner: a flagged write is refused, naming the rule, never the match. In daily-log mode
- * only today's log may be written, and only by appending.
+ * read, search (Grep) and list (Glob) any file; run shell commands that only read ({@link
+ * ReadOnlyShell}); create and edit {@code .md} files inside the memory directory and nowhere else,
+ * with symbolic links resolved so that a link cannot lead a write outside. Whatever would land in
+ * the team folder is first run through the secret scanner: a flagged write is refused, naming the
+ * rule, never the match. In daily-log mode only today's log may be written, and only by appending.
  */
 public final class MemoryWriteGate implements PermissionGate {
 
   static final String READ = "Read";
   static final String WRITE = "Write";
   static final String BASH = "Bash";
+  static final String GREP = "Grep";
+  static final String GLOB = "Glob";
 
   private final Path memoryDirectory;
   private final Path teamDirectory;
@@ -79,11 +81,14 @@ public final class MemoryWriteGate implements PermissionGate {
               deny("Only read-only shell commands are permitted here: " + refused.reason());
         };
       }
+      // Searching and listing only read, anywhere, as Read does.
+      case GREP, GLOB -> new Permission.Allow(input);
       case FileEditTool.NAME, WRITE -> write(toolName, input);
       default ->
           deny(
               toolName
-                  + " is not available to this agent; it may Read, run read-only Bash, and Edit or Write memory files");
+                  + " is not available to this agent; it may Read, Grep, Glob, run read-only Bash,"
+                  + " and Edit or Write memory files");
     };
   }
 

@@ -15,8 +15,9 @@ import java.util.Optional;
 
 /**
  * Extraction by a model, as the reference's extraction agent: it sees the new messages and the
- * existing memories, may read anything and run read-only shell commands, and may write only memory
- * files; the {@link MemoryWriteGate} enforces all of it on every call.
+ * existing memories, may read, search and list anything (Read, Grep, Glob) and run read-only shell
+ * commands, and may write only memory files; the {@link MemoryWriteGate} enforces all of it on
+ * every call.
  */
 final class ModelExtractor {
 
@@ -44,20 +45,20 @@ final class ModelExtractor {
             : MemoryInstructions.autoMemory(location.directory(), location.teamActive());
     String prompt =
         ConversationRendering.render(range, false)
-            + "\n\nYou are now acting as the memory extraction subagent. Analyze the most recent ~"
+            + "\n\nYou are the memory extraction agent now. Read the latest ~"
             + range.size()
-            + " messages above and use them to update the persistent memory.\n\n"
-            + "Available tools: Read, Bash (read-only: ls, find, grep, cat, stat, wc, head, tail and"
-            + " similar; rm is not permitted), and Edit/Write for paths inside the memory directory"
-            + " only. You have a limited turn budget: in turn 1 issue all Read calls in parallel for"
-            + " every file you might update; in turn 2 issue all Write/Edit calls in parallel.\n\n"
-            + "Use only the content of those messages. Do not investigate or verify it further: no"
-            + " grepping source files, no reading code, no git commands. If nothing is worth saving,"
-            + " stop without writing.\n\n"
-            + "## Existing memory files\n"
+            + " messages above and save what in them is worth keeping across sessions.\n\n"
+            + "Tools: Read, Grep and Glob anywhere; Bash for commands that only read (ls, find,"
+            + " cat, stat, wc, head, tail and the like; never rm); Edit and Write only for files"
+            + " inside the memory directory. Anything else is refused. Turns are few, and Edit"
+            + " needs a Read of the same file first: read every file you may change in your"
+            + " first turn, all at once, then write them all in your second.\n\n"
+            + "Work only from those messages. Do not spend turns checking them against the code"
+            + " or the git history; if nothing in them is worth keeping, stop without writing.\n\n"
+            + "## Memory files so far\n"
             + (manifest.isEmpty() ? "(none yet)" : manifest)
-            + "\n\nCheck this list before writing: update an existing file rather than creating a"
-            + " duplicate.\n\n"
+            + "\n\nBefore writing, look for a file on the same subject here and update it"
+            + " instead of adding another.\n\n"
             + instructions;
     ModelAgent agent = new ModelAgent(model, MemoryAgentTools.tools(workingDirectory), gate);
     return agent.run(

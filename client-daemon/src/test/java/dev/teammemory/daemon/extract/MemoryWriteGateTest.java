@@ -149,7 +149,7 @@ class MemoryWriteGateTest {
   void otherToolsAreDenied() {
     assertThat(denial(gate.check("WebFetch", JSON.createObjectNode())))
         .isEqualTo(
-            "WebFetch is not available to this agent; it may Read, run read-only Bash, and Edit or Write memory files");
+            "WebFetch is not available to this agent; it may Read, Grep, Glob, run read-only Bash, and Edit or Write memory files");
   }
 
   @Test

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.teammemory.daemon.cli.ExtractCommand;
 import dev.teammemory.daemon.compact.HandMadeTranscript;
 import dev.teammemory.daemon.home.Environment;
 import dev.teammemory.daemon.memory.ClaudeLayout;
@@ -14,6 +15,7 @@ import dev.teammemory.daemon.model.AnthropicLanguageModel;
 import dev.teammemory.daemon.model.ModelSettings;
 import dev.teammemory.daemon.model.RetryPolicy;
 import dev.teammemory.daemon.secrets.SecretGuard;
+import dev.teammemory.daemon.testing.CommandRun;
 import dev.teammemory.daemon.testing.ScriptedServer;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -137,12 +139,88 @@ class ModelExtractionTest {
       assertThat(results.toString()).doesNotContain(token.substring(8));
       JsonNode first = JSON.readTree(server.requests().get(0).getBody().utf8());
       assertThat(first.path("tools").findValuesAsText("name"))
-          .containsExactly("Read", "Bash", "Edit", "Write");
+          .containsExactly("Read", "Grep", "Glob", "Bash", "Edit", "Write");
       assertThat(first.path("messages").get(0).path("content").get(0).path("text").asText())
           .contains(
               "[user] No, use bun instead of npm.",
               "## What NOT to save in memory",
               "## Private and team memory");
+    }
+  }
+
+  @Test
+  void throughTmemExtractTheModelMaySearchWithGrepAndListWithGlobAnywhere() throws IOException {
+    Path project = Files.createDirectories(home.resolve("app"));
+    Files.createDirectories(project.resolve("src"));
+    Files.writeString(project.resolve("package.json"), "{\"packageManager\": \"bun@1.1.38\"}\n");
+    Files.writeString(project.resolve("src/index.ts"), "export const answer = 42;\n");
+    Path memory = home.resolve("memory");
+    ArrayNode calls = JSON.createArrayNode();
+    toolUse(
+        calls,
+        "g1",
+        "Grep",
+        JSON.createObjectNode()
+            .put("pattern", "packageManager")
+            .put("path", project.toString())
+            .put("output_mode", "content"));
+    toolUse(calls, "g2", "Glob", JSON.createObjectNode().put("pattern", "**/*.ts"));
+    ArrayNode done = JSON.createArrayNode();
+    done.addObject().put("type", "text").put("text", "Nothing new to save.");
+    AtomicInteger turn = new AtomicInteger();
+    HandMadeTranscript transcript = new HandMadeTranscript("s2", project.toString());
+    transcript.user("Which package manager does this repo use?");
+    transcript.assistant("bun, per package.json.");
+    Path transcriptFile = transcript.write(home.resolve("s2.jsonl"));
+
+    try (ScriptedServer server =
+        new ScriptedServer(
+            request ->
+                turn.incrementAndGet() == 1
+                    ? response("tool_use", calls)
+                    : response("end_turn", done))) {
+      Environment environment =
+          new Environment(
+              Map.of(
+                  "ANTHROPIC_API_KEY",
+                  "sk-test",
+                  "ANTHROPIC_BASE_URL",
+                  server.url(),
+                  MemoryLocation.OVERRIDE_VARIABLE,
+                  memory.toString(),
+                  "CLAUDE_CONFIG_DIR",
+                  home.resolve(".claude").toString(),
+                  "XDG_STATE_HOME",
+                  home.resolve("state").toString()),
+              home,
+              project);
+
+      CommandRun run = new CommandRun();
+      int exit =
+          run.run(
+              new ExtractCommand(environment, Clock.systemUTC()),
+              "--transcript",
+              transcriptFile.toString(),
+              "--cwd",
+              project.toString());
+
+      assertThat(exit).as(run.err()).isZero();
+      assertThat(run.out()).startsWith("extracted by model claude-sonnet-4-5");
+      JsonNode first = JSON.readTree(server.requests().get(0).getBody().utf8());
+      assertThat(first.path("tools").findValuesAsText("name")).contains("Grep", "Glob");
+      assertThat(first.path("messages").get(0).path("content").get(0).path("text").asText())
+          .contains("Grep", "Glob");
+      JsonNode results =
+          JSON.readTree(server.requests().get(1).getBody().utf8())
+              .path("messages")
+              .get(2)
+              .path("content");
+      assertThat(results.findValuesAsText("is_error")).containsExactly("false", "false");
+      assertThat(results.get(0).path("content").toString())
+          .contains(
+              project.resolve("package.json") + ":1:{\\\"packageManager\\\": \\\"bun@1.1.38\\\"}");
+      assertThat(results.get(1).path("content").toString())
+          .contains(project.resolve("src/index.ts").toString());
     }
   }
 }

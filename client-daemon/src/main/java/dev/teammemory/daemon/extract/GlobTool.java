@@ -1,0 +1,123 @@
+package dev.teammemory.daemon.extract;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.teammemory.daemon.model.AgentTool;
+import dev.teammemory.daemon.model.ToolDefinition;
+import java.io.IOException;
+import java.nio.file.FileSystems;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.PathMatcher;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * The agent's {@code Glob} tool: the files under a folder whose relative path matches a glob
+ * pattern ({@code **}{@code /*.md}), most recently changed first, at most {@value #MAX_FILES}. It
+ * only lists, so the permission gate lets it run anywhere. Hidden folders ({@code .git}) are not
+ * entered.
+ */
+final class GlobTool implements AgentTool {
+
+  static final int MAX_FILES = 100;
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final Path workingDirectory;
+
+  GlobTool(Path workingDirectory) {
+    this.workingDirectory = requireNonNull(workingDirectory, "workingDirectory is null");
+  }
+
+  @Override
+  public ToolDefinition definition() {
+    var schema = JSON.createObjectNode().put("type", "object");
+    var properties = schema.putObject("properties");
+    properties
+        .putObject("pattern")
+        .put("type", "string")
+        .put("description", "The glob to match relative paths against, such as **/*.md");
+    properties
+        .putObject("path")
+        .put("type", "string")
+        .put("description", "The folder to search (default: the project directory)");
+    schema.putArray("required").add("pattern");
+    return new ToolDefinition(
+        MemoryWriteGate.GLOB,
+        "Lists the files whose path matches a glob pattern, most recently changed first.",
+        schema);
+  }
+
+  @Override
+  public Result execute(JsonNode input) {
+    String pattern = input.path("pattern").asText("");
+    if (pattern.isBlank()) {
+      return Result.error("Glob needs a pattern");
+    }
+    Path root;
+    PathMatcher matcher;
+    try {
+      root = workingDirectory.resolve(input.path("path").asText(".")).normalize();
+      matcher = FileSystems.getDefault().getPathMatcher("glob:" + pattern);
+    } catch (IllegalArgumentException invalid) {
+      // A malformed path, glob or regular expression (all IllegalArgumentExceptions).
+
+      return Result.error("not a usable pattern or path: " + invalid.getMessage());
+    }
+    if (!Files.isDirectory(root)) {
+      return Result.error("not a folder: " + root);
+    }
+    List<Map.Entry<Path, FileTime>> found = new ArrayList<>();
+    try {
+      Files.walkFileTree(
+          root,
+          new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path directory, BasicFileAttributes attrs) {
+              return !directory.equals(root) && directory.getFileName().toString().startsWith(".")
+                  ? FileVisitResult.SKIP_SUBTREE
+                  : FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+              Path relative = root.relativize(file);
+              if (attrs.isRegularFile()
+                  && (matcher.matches(relative) || matcher.matches(file.getFileName()))) {
+                found.add(Map.entry(file, attrs.lastModifiedTime()));
+              }
+              return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException failure) {
+              return FileVisitResult.CONTINUE;
+            }
+          });
+    } catch (IOException unreadable) {
+      return Result.error("cannot list " + root + ": " + unreadable.getClass().getSimpleName());
+    }
+    if (found.isEmpty()) {
+      return Result.ok("No files found");
+    }
+    found.sort(Map.Entry.<Path, FileTime>comparingByValue(Comparator.reverseOrder()));
+    String listing =
+        found.stream()
+            .limit(MAX_FILES)
+            .map(entry -> entry.getKey().toString())
+            .collect(Collectors.joining("\n"));
+    return Result.ok(
+        found.size() > MAX_FILES
+            ? listing + "\n(" + (found.size() - MAX_FILES) + " more files not shown)"
+            : listing);
+  }
+}

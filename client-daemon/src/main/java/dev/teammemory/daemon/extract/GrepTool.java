@@ -1,0 +1,166 @@
+package dev.teammemory.daemon.extract;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.teammemory.daemon.model.AgentTool;
+import dev.teammemory.daemon.model.ToolDefinition;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.MalformedInputException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystems;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.PathMatcher;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * The agent's {@code Grep} tool: a regular expression searched through the text files under a
+ * folder (or in one file), optionally only those whose name matches a glob. By default it lists the
+ * files that match; {@code output_mode: content} shows the matching lines with their numbers. It
+ * only reads, so the permission gate lets it run anywhere. Hidden folders and files over {@value
+ * #MAX_FILE_BYTES} bytes are skipped, and the answer is cut at {@value #MAX_RESULTS} results.
+ */
+final class GrepTool implements AgentTool {
+
+  static final int MAX_RESULTS = 250;
+  private static final long MAX_FILE_BYTES = 2_000_000;
+  private static final int MAX_LINE = 500;
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final Path workingDirectory;
+
+  GrepTool(Path workingDirectory) {
+    this.workingDirectory = requireNonNull(workingDirectory, "workingDirectory is null");
+  }
+
+  @Override
+  public ToolDefinition definition() {
+    var schema = JSON.createObjectNode().put("type", "object");
+    var properties = schema.putObject("properties");
+    properties
+        .putObject("pattern")
+        .put("type", "string")
+        .put("description", "The regular expression to search for");
+    properties
+        .putObject("path")
+        .put("type", "string")
+        .put("description", "The file or folder to search (default: the project directory)");
+    properties
+        .putObject("glob")
+        .put("type", "string")
+        .put("description", "Only files whose name matches this glob, such as *.md");
+    var mode = properties.putObject("output_mode").put("type", "string");
+    mode.putArray("enum").add("files_with_matches").add("content");
+    mode.put("description", "files_with_matches (default) or content (the matching lines)");
+    properties.putObject("-i").put("type", "boolean").put("description", "Ignore case");
+    schema.putArray("required").add("pattern");
+    return new ToolDefinition(
+        MemoryWriteGate.GREP,
+        "Searches file contents for a regular expression; lists matching files or lines.",
+        schema);
+  }
+
+  @Override
+  public Result execute(JsonNode input) {
+    Pattern pattern;
+    Path root;
+    Optional<PathMatcher> names;
+    try {
+      pattern =
+          Pattern.compile(
+              input.path("pattern").asText(""),
+              input.path("-i").asBoolean(false) ? Pattern.CASE_INSENSITIVE : 0);
+      root = workingDirectory.resolve(input.path("path").asText(".")).normalize();
+      names =
+          input.path("glob").isTextual()
+              ? Optional.of(
+                  FileSystems.getDefault().getPathMatcher("glob:" + input.path("glob").asText()))
+              : Optional.empty();
+    } catch (IllegalArgumentException invalid) {
+      // A malformed path, glob or regular expression (all IllegalArgumentExceptions).
+
+      return Result.error("not a usable pattern or path: " + invalid.getMessage());
+    }
+    if (input.path("pattern").asText("").isEmpty()) {
+      return Result.error("Grep needs a pattern");
+    }
+    boolean content = input.path("output_mode").asText("").equals("content");
+    List<String> results = new ArrayList<>();
+    try {
+      Files.walkFileTree(
+          root,
+          new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult preVisitDirectory(Path directory, BasicFileAttributes attrs) {
+              return !directory.equals(root) && directory.getFileName().toString().startsWith(".")
+                  ? FileVisitResult.SKIP_SUBTREE
+                  : FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+              if (!attrs.isRegularFile()
+                  || attrs.size() > MAX_FILE_BYTES
+                  || names.filter(glob -> !glob.matches(file.getFileName())).isPresent()) {
+                return FileVisitResult.CONTINUE;
+              }
+              search(file, pattern, content, results);
+              return results.size() >= MAX_RESULTS
+                  ? FileVisitResult.TERMINATE
+                  : FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException failure) {
+              return FileVisitResult.CONTINUE;
+            }
+          });
+    } catch (IOException | UncheckedIOException unreadable) {
+      return Result.error("cannot search " + root + ": " + unreadable.getClass().getSimpleName());
+    }
+    if (results.isEmpty()) {
+      return Result.ok("No matches found");
+    }
+    String answer = String.join("\n", results.subList(0, Math.min(results.size(), MAX_RESULTS)));
+    return Result.ok(
+        results.size() >= MAX_RESULTS
+            ? answer + "\n(results cut at " + MAX_RESULTS + "; narrow the search)"
+            : answer);
+  }
+
+  private static void search(Path file, Pattern pattern, boolean content, List<String> results) {
+    List<String> lines;
+    try {
+      lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+    } catch (MalformedInputException binary) {
+      return;
+    } catch (IOException unreadable) {
+      return;
+    }
+    for (int i = 0; i < lines.size() && results.size() < MAX_RESULTS; i++) {
+      if (!pattern.matcher(lines.get(i)).find()) {
+        continue;
+      }
+      if (!content) {
+        results.add(file.toString());
+        return;
+      }
+      String line = lines.get(i);
+      results.add(
+          file
+              + ":"
+              + (i + 1)
+              + ":"
+              + (line.length() > MAX_LINE ? line.substring(0, MAX_LINE) : line));
+    }
+  }
+}
