@@ -8,26 +8,38 @@ import dev.teammemory.daemon.memory.MemoryType;
 /**
  * Something the user said that is worth a memory.
  *
- * @param rule the memory itself, as one instruction or fact
+ * @param lead the statement that makes it a memory, without the words that opened it ("No,", "Heads
+ *     up:"); the memory's name and description come from it
+ * @param text everything the user said about it, verbatim
  * @param why how it came up, for the memory's **Why:** line
  */
 record Candidate(
-    Kind kind, MemoryType type, MemoryScope.Audience audience, String rule, String why) {
+    Kind kind,
+    MemoryType type,
+    MemoryScope.Audience audience,
+    String lead,
+    String text,
+    String why) {
 
   enum Kind {
     /** The user asked for it to be remembered. */
     REMEMBER,
-    /** The user corrected the agent. */
+    /** The user corrected what the agent had just done. */
     CORRECTION,
-    /** The user stated how they like things done. */
-    PREFERENCE
+    /** The user stated how to work from now on. */
+    RULE,
+    /** The user gave context: a fact, a decision, where information lives. */
+    STATEMENT,
+    /** The user said who they are. */
+    ABOUT_THE_USER
   }
 
   Candidate {
     requireNonNull(kind, "kind is null");
     requireNonNull(type, "type is null");
     requireNonNull(audience, "audience is null");
-    requireNonNull(rule, "rule is null");
+    requireNonNull(lead, "lead is null");
+    requireNonNull(text, "text is null");
     requireNonNull(why, "why is null");
   }
 }

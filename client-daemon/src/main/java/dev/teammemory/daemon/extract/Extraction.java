@@ -265,7 +265,11 @@ public final class Extraction {
     if (request.dailyLog()) {
       List<String> bullets =
           found.candidates().stream()
-              .map(candidate -> candidate.type().wireName() + ": " + candidate.rule())
+              .map(
+                  candidate ->
+                      candidate.type().wireName()
+                          + ": "
+                          + MemoryNaming.description(candidate.lead()))
               .toList();
       if (!bullets.isEmpty()) {
         Path log = new DailyLog(location.directory(), clock).append(bullets);
@@ -278,7 +282,7 @@ public final class Extraction {
             MemoryScope.route(
                 Optional.of(candidate.type()), candidate.audience(), location.teamActive());
         if (scope == MemoryScope.TEAM
-            && guard.check("team", candidate.rule()) instanceof Verdict.Flagged flagged) {
+            && guard.check("team", candidate.text()) instanceof Verdict.Flagged flagged) {
           refusals.add(
               new ExtractionOutcome.Refusal("team memory refused it: " + flagged.describe(), ""));
           continue;

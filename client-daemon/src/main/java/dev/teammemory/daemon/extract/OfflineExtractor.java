@@ -6,6 +6,7 @@ import dev.teammemory.daemon.memory.MemoryScope;
 import dev.teammemory.daemon.memory.MemoryType;
 import dev.teammemory.daemon.secrets.SecretGuard;
 import dev.teammemory.daemon.secrets.Verdict;
+import dev.teammemory.daemon.transcript.ContentBlock;
 import dev.teammemory.daemon.transcript.TranscriptEntry;
 import dev.teammemory.secrets.Finding;
 import java.util.ArrayList;
@@ -19,11 +20,26 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
- * Memory extraction without a model: only what is unambiguous. An explicit request to remember
- * something, a correction of what the agent just did, and a stated preference become feedback
- * memories (or user memories when they describe the user). Everything else in the conversation is
- * left alone, and a candidate is refused when it is something memory must not hold: a secret,
- * ephemeral task state, git history, or facts the code itself states.
+ * Memory extraction without a model: what the user said that is plainly worth keeping, read
+ * sentence by sentence, in English and Chinese.
+ *
+ * <ul>
+ *   <li>What the user says about themselves (role, skills, what they own) is a {@code user} memory.
+ *   <li>A correction of what the agent just did (the user's next words after the agent acted, even
+ *       when a rejected tool call and an interruption stand between them), a rule for how to work
+ *       ("from now on", "always", "never", "in this repo"), or a confirmation that states one, is
+ *       {@code feedback}.
+ *   <li>Context the code does not show (a deadline, a decision and its reason, a known flaky test)
+ *       is {@code project}; where information lives in an outside system (a dashboard, a tracker
+ *       project, an on-call service) is {@code reference}.
+ *   <li>"Remember that …" is saved as whichever of these it is.
+ * </ul>
+ *
+ * The sentences that follow such a statement and explain it join it in one memory, up to the next
+ * request or question. A reason the user typed into a rejected tool call counts as something they
+ * said. Questions, requests and thanks are not memories; a candidate is refused when it is
+ * something memory must not hold: a secret, task state that only matters now, git history, a fact
+ * the code states, or a rule {@code CLAUDE.md} already has.
  */
 final class OfflineExtractor {
 
@@ -42,151 +58,411 @@ final class OfflineExtractor {
     }
   }
 
-  private static final Pattern SENTENCE_END = Pattern.compile("(?<=[.!?])\\s+|\\n+");
+  private static final int FLAGS = Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE;
+
+  private static final Pattern SENTENCE_END =
+      Pattern.compile("(?<=[.!?])\\s+(?=\\S)|(?<=[。！？；])\\s*|\\n+");
+
+  /** What a rejected tool call records when the user typed a reason into the prompt. */
+  private static final String REJECTION_REASON = "To tell you how to proceed, the user said:";
+
   private static final Pattern REMEMBER =
       Pattern.compile(
-          "^(?:(?:please|pls|also|and|oh|btw)[,]?\\s+)*(?:remember|keep in mind|don'?t forget|do not forget|memori[sz]e|for future reference|save (?:this|that) (?:to|in) (?:your )?memory)\\b[,:]?\\s*(?:that\\s+|this[:,]?\\s+)?(.+)$",
-          Pattern.CASE_INSENSITIVE);
-  private static final Pattern PREFERENCE =
+          "^(?:(?:please|pls|also|and|oh|btw|ok|okay|one more thing)[,:]?\\s+)*"
+              + "(?:remember|keep in mind|don'?t forget|do not forget|memori[sz]e|note for later)"
+              + "\\b[,:]?\\s*(?:that\\s+|this[:,]?\\s+)?(.+)$"
+              + "|^(?:另外|还有|顺便|对了)?[，,]?\\s*(?:请)?(?:记一下|记住|记得|备注一下|记下来)[：:，,]?\\s*(.+)$",
+          FLAGS);
+
+  /**
+   * Words that open a correction, a confirmation or a remark ("No, …", "Yes, exactly — …", "Heads
+   * up: …"); what follows them is read for a rule. "No" and its kind open only when punctuation
+   * follows, so that "No Lombok in this codebase" keeps its "No".
+   */
+  private static final Pattern OPENER =
       Pattern.compile(
-          "\\b(I (?:always |really |generally )?prefer|I'?d (?:rather|prefer)|I would (?:rather|prefer)|I like to|please (?:always|never)|always (?:use|run|write|prefer|put|keep|add|ask)|never (?:use|run|write|put|add|commit|push|mock)|from now on|going forward|in (?:the )?future,)\\b",
-          Pattern.CASE_INSENSITIVE);
-  private static final Pattern CORRECTION_START =
-      Pattern.compile(
-          "^(?:no|nope|don'?t|do not|stop|wrong|that'?s (?:not|wrong)|that is not|not like that|instead|actually|never)\\b[,.!:]?\\s*",
-          Pattern.CASE_INSENSITIVE);
-  private static final Pattern IMPERATIVE =
-      Pattern.compile(
-          "\\b(use|run|call|put|keep|write|avoid|prefer|make|do not|don'?t|never|always|stop|add|remove|mock|test|name|commit|push|ask|wait|check)\\b",
-          Pattern.CASE_INSENSITIVE);
+          "^(?:(?:no|nope|yes|yeah|yep|exactly|right|correct|perfect|good|great|nice|ok|okay|hi"
+              + "|hey|wrong|stop)\\s*[,.!:;—–-]+\\s*"
+              + "|(?:actually|so|and|also|but|heads up|fyi|for context|context you should know"
+              + "|context|for next time|note)\\b[\\s,.!:;—–-]*)+",
+          FLAGS);
+
   private static final Pattern IDENTITY =
       Pattern.compile(
-          "^(?:I am|I'?m|my role is|I work (?:as|on)|my name is)\\b", Pattern.CASE_INSENSITIVE);
-  private static final Pattern PROJECT_WIDE =
+          "\\b(?:I'?m|I am)\\s+(?:a|an)\\s+(?:[\\w+#./-]+\\s+){0,4}?(?:developer|dev|engineer"
+              + "|scientist|designer|manager|lead|architect|analyst|SRE|admin|administrator|PM"
+              + "|intern|student|researcher|founder|CTO|consultant|contractor|maintainer|tester"
+              + "|QA|programmer|hacker)s?\\b"
+              + "|\\b(?:I'?m|I am) on the [\\w\\s-]{1,30}? team\\b"
+              + "|\\bI (?:own|maintain|lead|manage) the\\b"
+              + "|\\bmy role\\b|\\bI work as\\b"
+              + "|我是.{0,20}?(?:负责人|工程师|开发|经理|设计师|组长|主管|实习生|科学家|运维|架构师|产品)"
+              + "|我(?:负责|在).{0,12}?(?:组|团队)",
+          FLAGS);
+
+  private static final Pattern SYSTEM =
       Pattern.compile(
-          "\\b(we|our team|the team|everyone|all of us|in this (?:repo|repository|project|codebase)|project-wide)\\b",
+          "\\b(?:grafana|datadog|sentry|pagerduty|opsgenie|linear|jira|confluence|notion|slack"
+              + "|kibana|splunk|new relic|honeycomb|prometheus|looker|metabase|figma|trello|asana"
+              + "|buildkite|circleci|jenkins|launchdarkly|statuspage|bugsnag|rollbar|posthog"
+              + "|amplitude|mixpanel|google (?:docs?|sheets?|drive)|sharepoint|backstage)\\b",
+          FLAGS);
+  private static final Pattern WHERE =
+      Pattern.compile(
+          "\\b(?:board|dashboard|panel|project|service|channel|space|queue|tracker|runbook|wiki"
+              + "|page|tracked (?:in|under)|land(?:s)? in|live(?:s)? in|is at|are at|look there"
+              + "|check there|look in)\\b|去\\s*\\S+\\s*看|在\\s*\\S+\\s*(?:上|里)(?:看|查)"
+              + "|空间|看板|仪表盘|频道|项目",
+          FLAGS);
+  private static final Pattern URL = Pattern.compile("https?://\\S+");
+
+  /** A rule for how to work, wherever it stands in a sentence. */
+  private static final Pattern RULE =
+      Pattern.compile(
+          "\\b(?:from now on|going forward|in the future|every time|whenever|always|never"
+              + "|in this (?:repo|repository|codebase|project|code base))\\b"
+              + "|^(?:please )?(?:stop|quit) \\w+ing\\b"
+              + "|\\bI (?:always |really |generally |usually )?(?:prefer|like to|want you to)\\b"
+              + "|\\bI'?d rather\\b|\\bI would (?:rather|prefer)\\b"
+              + "|以后|今后|每次|一律|统一用|只用|只认|这个仓库|本仓库",
+          FLAGS);
+
+  /** A rule only where the sentence answers what the agent just did. */
+  private static final Pattern CORRECTION =
+      Pattern.compile(
+          "^(?:please )?(?:don'?t|do not|never|stop|avoid|use|prefer|only|make sure|keep"
+              + "|leave)\\b|\\bonly \\w+\\b|, not\\b|\\binstead of\\b|\\brather than\\b"
+              + "|^(?:不要|别|不用|不是|必须|禁止)",
+          FLAGS);
+
+  private static final Pattern PROJECT =
+      Pattern.compile(
+          "^(?:heads up|fyi|for context|context|note that|be aware)\\b"
+              + "|\\bcontext you should know\\b|\\bknown (?:flaky|issue|bug|problem)\\b"
+              + "|\\btracked as [A-Z][A-Z0-9]+-\\d+|\\bdeadline\\b|\\bfreeze\\b"
+              + "|\\brelease (?:cut|train|branch)\\b|\\b\\d{4}-\\d{2}-\\d{2}\\b"
+              + "|\\bcompliance\\b|\\baudit(?:ors?)?\\b|\\blegal (?:wants|requires|says|team)\\b"
+              + "|\\bwe(?:'re| are) (?:retiring|moving|migrating|deprecating|dropping|switching"
+              + "|replacing|sunsetting|phasing out)\\b|\\bwe (?:decided|agreed|chose)\\b"
+              + "|\\bevery (?:day|night|week|monday|tuesday|wednesday|thursday|friday|saturday"
+              + "|sunday)\\b|\\bonly (?:\\w+ )?on (?:mondays?|tuesdays?|wednesdays?|thursdays?"
+              + "|fridays?|saturdays?|sundays?)\\b"
+              + "|截止|冻结|合规|审计",
           Pattern.CASE_INSENSITIVE);
-  private static final Pattern PERSONAL = Pattern.compile("\\b(I|me|my|I'm|I'd)\\b");
+
+  private static final Pattern QUESTION_START =
+      Pattern.compile(
+          "^(?:who|what|why|how|where|when|which|can|could|would|is|are|does|do|did|should"
+              + "|will|any|have|has)\\b|^(?:为什么|怎么|什么|哪|是否|能不能|可不可以)",
+          FLAGS);
+
+  /** A sentence that is a new request rather than more about what came before. */
+  private static final Pattern REQUEST_START =
+      Pattern.compile(
+          "^(?:now|then|next|here'?s|here is|can you|could you|please|let'?s|ok|okay|thanks"
+              + "|thank you|fix|add|open|run|commit|ship|go|make|write|create|update|change"
+              + "|rename|move|delete|remove|convert|do|try|start|finish|show|send|push|merge"
+              + "|reword|revert|check|look)\\b|^(?:好|再|先|帮我|请|然后|接下来)",
+          FLAGS);
 
   private static final Pattern EPHEMERAL =
       Pattern.compile(
-          "\\b(right now|currently|for now|at the moment|this (?:task|session|turn|branch|pr|ticket)|in progress|next step|todo|temporar(?:y|ily)|today|tonight|this (?:morning|afternoon|evening))\\b",
-          Pattern.CASE_INSENSITIVE);
+          "\\b(?:right now|currently|for now|not now|at the moment|this (?:task|session|turn"
+              + "|branch|pr|ticket|file|one|time|week)|in progress|next step|todo|temporar(?:y|ily)"
+              + "|today|tonight|tomorrow|this (?:morning|afternoon|evening))\\b"
+              + "|今天|明天|现在|暂时|这次|先这样",
+          FLAGS);
   private static final Pattern GIT_HISTORY =
       Pattern.compile(
-          "(\\bgit log\\b|\\bcommit [0-9a-f]{7,40}\\b|\\b[0-9a-f]{12,40}\\b|\\bPR\\s*#\\d+|\\bpull request #?\\d+|\\bwas (?:merged|committed|reverted|changed) (?:in|by|on|last)\\b|\\brecent (?:changes|commits)\\b|\\bwho (?:changed|wrote|broke)\\b)",
+          "(\\bgit log\\b|\\bcommit [0-9a-f]{7,40}\\b|\\b(?=[0-9a-f]*[a-f])[0-9a-f]{12,40}\\b"
+              + "|\\bPR\\s*#\\d+|\\bpull request #?\\d+|\\bwas (?:merged|committed|reverted"
+              + "|changed) (?:in|by|on|last)\\b|\\brecent (?:changes|commits)\\b"
+              + "|\\bwho (?:changed|wrote|broke)\\b)",
           Pattern.CASE_INSENSITIVE);
   private static final Pattern CODE_FACT =
       Pattern.compile(
-          "(\\b(?:is|are) (?:defined|declared|implemented|located) in\\b|\\blives in\\b|\\b(?:function|method|class|module)\\s+`?[\\w.]+`?\\s+(?:returns|calls|takes|handles|is called)\\b|\\bthe (?:architecture|directory structure|file layout) (?:is|has)\\b)",
+          "(\\b(?:is|are) (?:defined|declared|implemented|located) in\\b"
+              + "|\\b(?:function|method|class|module)\\s+`?[\\w.]+`?\\s+(?:returns|calls|takes"
+              + "|handles|is called)\\b|\\bthe (?:architecture|directory structure|file layout)"
+              + " (?:is|has)\\b)",
           Pattern.CASE_INSENSITIVE);
+  private static final Pattern CLAUDE_MD = Pattern.compile("\\bCLAUDE\\.md\\b");
 
-  private static final int MAX_RULE = 400;
+  private static final Pattern PROJECT_WIDE =
+      Pattern.compile(
+          "\\b(?:we|we're|we've|our|us|team|everyone|all of us|project-wide"
+              + "|in this (?:repo|repository|codebase|project|code base))\\b"
+              + "|这个仓库|本仓库|我们|团队|大家",
+          FLAGS);
+  private static final Pattern PERSONAL =
+      Pattern.compile(
+          "\\bI (?:use|prefer|like|want|read|always|never|usually|hate|love)\\b"
+              + "|\\b(?:ask|asking|tell|telling|ping|pinging) me\\b|\\bI'?d rather\\b"
+              + "|\\bmy own\\b|我(?:喜欢|习惯|一般|自己)",
+          FLAGS);
+
+  private static final int MAX_TEXT = 600;
+  private static final int MAX_FOLLOWING = 3;
 
   private OfflineExtractor() {}
 
-  /** The candidates in the user's messages of a whole conversation. */
+  /** The candidates in a whole conversation. */
   static Found find(List<TranscriptEntry> messages, SecretGuard guard) {
     return find(messages, 0, guard);
   }
 
   /**
-   * The candidates in the user's messages from index {@code from} on; the message before it still
-   * tells whether the first one answers the agent.
+   * The candidates in what the user said from message {@code from} on; the messages before it still
+   * tell whether the agent had acted.
    *
    * @param messages the conversation, oldest first
    */
-  static Found find(List<TranscriptEntry> range, int from, SecretGuard guard) {
+  static Found find(List<TranscriptEntry> messages, int from, SecretGuard guard) {
     List<Candidate> candidates = new ArrayList<>();
     List<Refusal> refusals = new ArrayList<>();
     Set<String> seen = new LinkedHashSet<>();
-    for (int i = from; i < range.size(); i++) {
-      TranscriptEntry message = range.get(i);
-      if (!message.isHumanTurn()) {
+    boolean agentActed = false;
+    for (int i = 0; i < messages.size(); i++) {
+      TranscriptEntry message = messages.get(i);
+      if (message.isAssistant()) {
+        agentActed = true;
         continue;
       }
-      boolean afterAgent = i > 0 && range.get(i - 1).isAssistant();
-      List<String> sentences = sentences(message.text());
-      for (int s = 0; s < sentences.size(); s++) {
-        Optional<Candidate> candidate = candidate(sentences, s, afterAgent);
-        if (candidate.isEmpty() || !seen.add(normalized(candidate.get().rule()))) {
-          continue;
-        }
-        Optional<String> refusal = refusal(candidate.get().rule(), guard);
-        if (refusal.isPresent()) {
-          boolean secret = refusal.get().startsWith("looks like a secret");
-          refusals.add(new Refusal(refusal.get(), secret ? "" : excerpt(candidate.get().rule())));
-        } else {
-          candidates.add(candidate.get());
+      if (i < from) {
+        continue;
+      }
+      for (String said : userWords(message)) {
+        for (Candidate candidate : candidates(sentences(said), agentActed, refusals, guard)) {
+          if (seen.add(normalized(candidate.text()))) {
+            candidates.add(candidate);
+          }
         }
       }
     }
     return new Found(candidates, refusals);
   }
 
-  private static Optional<Candidate> candidate(
-      List<String> sentences, int index, boolean afterAgent) {
-    String sentence = sentences.get(index);
-    Matcher remember = REMEMBER.matcher(sentence);
-    if (remember.matches()) {
-      String rule = capitalize(remember.group(1).strip());
-      if (rule.length() < 3) {
-        return Optional.empty();
-      }
-      MemoryType type = IDENTITY.matcher(rule).find() ? MemoryType.USER : MemoryType.FEEDBACK;
-      return Optional.of(
-          candidate(
-              Candidate.Kind.REMEMBER, type, rule, "the user asked for this to be remembered"));
+  /** What the user said in a message: a typed prompt, or a reason typed into a rejection. */
+  private static List<String> userWords(TranscriptEntry message) {
+    if (message.isHumanTurn()) {
+      return List.of(message.text());
     }
-    if (index == 0 && afterAgent) {
-      Matcher correction = CORRECTION_START.matcher(sentence);
-      if (correction.lookingAt()) {
-        String opening = correction.group().toLowerCase(Locale.ROOT);
-        String rest = sentence.substring(correction.end()).strip();
-        // "No, use bun" keeps the instruction after the "no"; "Don't mock the DB" is itself one.
-        boolean negative =
-            opening.startsWith("don")
-                || opening.startsWith("do not")
-                || opening.startsWith("never");
-        String rule =
-            negative ? sentence : rest.isEmpty() && sentences.size() > 1 ? sentences.get(1) : rest;
-        if (!rule.isBlank() && IMPERATIVE.matcher(rule).find()) {
-          return Optional.of(
-              candidate(
-                  Candidate.Kind.CORRECTION,
-                  MemoryType.FEEDBACK,
-                  capitalize(rule.strip()),
-                  "the user corrected the agent"));
+    List<String> reasons = new ArrayList<>();
+    for (ContentBlock.ToolResult result : message.toolResults()) {
+      String text = result.text();
+      int at = text.indexOf(REJECTION_REASON);
+      if (result.isError() && at >= 0) {
+        String reason = text.substring(at + REJECTION_REASON.length()).strip();
+        if (!reason.isEmpty()) {
+          reasons.add(reason);
         }
       }
     }
-    if (PREFERENCE.matcher(sentence).find()) {
-      MemoryType type = IDENTITY.matcher(sentence).find() ? MemoryType.USER : MemoryType.FEEDBACK;
-      return Optional.of(
-          candidate(
-              Candidate.Kind.PREFERENCE,
-              type,
-              capitalize(sentence.strip()),
-              "the user stated this preference"));
+    return reasons;
+  }
+
+  /** The kind and type of one sentence, when it is worth a memory. */
+  private record Reading(Candidate.Kind kind, MemoryType type, String lead) {}
+
+  /** One sentence of a group, and what it is on its own, when it is something. */
+  private record Said(String sentence, Optional<Reading> reading) {}
+
+  private static List<Candidate> candidates(
+      List<String> sentences, boolean agentActed, List<Refusal> refusals, SecretGuard guard) {
+    List<Candidate> found = new ArrayList<>();
+    List<String> aboutUser = new ArrayList<>();
+    List<Said> group = new ArrayList<>();
+    for (int s = 0; s < sentences.size(); s++) {
+      String sentence = sentences.get(s);
+      if (isQuestion(sentence)) {
+        close(group, found, refusals, guard);
+        continue;
+      }
+      if (IDENTITY.matcher(sentence).find()) {
+        aboutUser.add(sentence);
+        continue;
+      }
+      // A sentence that follows a correction may correct too ("I use podman, not docker").
+      Optional<Reading> reading = read(sentence, s == 0 && agentActed || !group.isEmpty());
+      Optional<Refusal> refusal =
+          reading.isPresent() || !group.isEmpty() ? refusal(sentence, guard) : Optional.empty();
+      if (refusal.isPresent()) {
+        if (reading.isPresent()) {
+          refusals.add(refusal.get());
+        }
+        close(group, found, refusals, guard);
+      } else if (reading.isPresent() && startsAnother(group, reading.get())) {
+        close(group, found, refusals, guard);
+        group.add(new Said(sentence, reading));
+      } else if (reading.isPresent() && group.isEmpty()) {
+        group.add(new Said(sentence, reading));
+      } else if (!group.isEmpty()
+          && (reading.isPresent() || !REQUEST_START.matcher(sentence).find())
+          && group.size() <= MAX_FOLLOWING) {
+        group.add(new Said(sentence, reading));
+      } else {
+        close(group, found, refusals, guard);
+      }
+    }
+    close(group, found, refusals, guard);
+    if (!aboutUser.isEmpty()) {
+      String text = String.join(" ", aboutUser);
+      Optional<String> secret = secret(text, guard);
+      if (secret.isPresent()) {
+        refusals.add(new Refusal(secret.get(), ""));
+      } else {
+        found.add(
+            0,
+            new Candidate(
+                Candidate.Kind.ABOUT_THE_USER,
+                MemoryType.USER,
+                MemoryScope.Audience.PERSONAL,
+                strip(aboutUser.getFirst()),
+                cut(text),
+                "the user said this about themselves"));
+      }
+    }
+    return found;
+  }
+
+  /**
+   * Whether a statement starts a memory of its own rather than explaining the one before: a rule or
+   * a fact of another type does; a correction that follows one is part of it.
+   */
+  private static boolean startsAnother(List<Said> group, Reading reading) {
+    return !group.isEmpty()
+        && reading.kind() != Candidate.Kind.CORRECTION
+        && reading.type() != group.getFirst().reading().orElseThrow().type();
+  }
+
+  /**
+   * Turns a group of sentences into one candidate of the kind and type of its first statement, led
+   * by its statements together ("Don't install anything. I use podman, not docker").
+   */
+  private static void close(
+      List<Said> group, List<Candidate> found, List<Refusal> refusals, SecretGuard guard) {
+    if (group.isEmpty()) {
+      return;
+    }
+    String joined = group.stream().map(Said::sentence).collect(Collectors.joining(" "));
+    Reading first = group.getFirst().reading().orElseThrow();
+    String lead =
+        group.stream()
+            .flatMap(said -> said.reading().stream())
+            .map(Reading::lead)
+            .map(statement -> statement.matches(".*[.!。！]$") ? statement : statement + ".")
+            .reduce((before, after) -> before + (before.matches(".*[。！]$") ? "" : " ") + after)
+            .orElseThrow();
+    group.clear();
+    Optional<String> secret = secret(joined, guard);
+    if (secret.isPresent()) {
+      refusals.add(new Refusal(secret.get(), ""));
+      return;
+    }
+    found.add(
+        new Candidate(first.kind(), first.type(), audience(joined), lead, cut(joined), why(first)));
+  }
+
+  /**
+   * What a sentence is, when it is worth a memory.
+   *
+   * @param answersAgent whether it opens what the user said after the agent acted, so that a plain
+   *     correction ("No, use bun") counts
+   */
+  private static Optional<Reading> read(String sentence, boolean answersAgent) {
+    Matcher remember = REMEMBER.matcher(sentence);
+    if (remember.matches()) {
+      String content = remember.group(1) != null ? remember.group(1) : remember.group(2);
+      if (content == null || content.strip().length() < 3) {
+        return Optional.empty();
+      }
+      // "Remember to run the seed first" is a rule: run the seed first.
+      if (content.strip().toLowerCase(Locale.ROOT).startsWith("to ")) {
+        String rule = strip(content.strip().substring(3));
+        return Optional.of(new Reading(Candidate.Kind.REMEMBER, MemoryType.FEEDBACK, rule));
+      }
+      return Optional.of(new Reading(Candidate.Kind.REMEMBER, typeOf(content), strip(content)));
+    }
+    String rest = strip(sentence);
+    if (isReference(sentence)) {
+      return Optional.of(new Reading(Candidate.Kind.STATEMENT, MemoryType.REFERENCE, rest));
+    }
+    if (RULE.matcher(sentence).find() || RULE.matcher(rest).find()) {
+      return Optional.of(new Reading(Candidate.Kind.RULE, MemoryType.FEEDBACK, rest));
+    }
+    if (PROJECT.matcher(sentence).find() || PROJECT.matcher(rest).find()) {
+      return Optional.of(new Reading(Candidate.Kind.STATEMENT, MemoryType.PROJECT, rest));
+    }
+    if (answersAgent && CORRECTION.matcher(rest).find()) {
+      return Optional.of(new Reading(Candidate.Kind.CORRECTION, MemoryType.FEEDBACK, rest));
     }
     return Optional.empty();
   }
 
-  private static Candidate candidate(
-      Candidate.Kind kind, MemoryType type, String rule, String why) {
-    String cut = rule.length() > MAX_RULE ? rule.substring(0, MAX_RULE).strip() + "…" : rule;
-    MemoryScope.Audience audience =
-        PROJECT_WIDE.matcher(cut).find()
-            ? MemoryScope.Audience.PROJECT_WIDE
-            : PERSONAL.matcher(cut).find()
-                ? MemoryScope.Audience.PERSONAL
-                : MemoryScope.Audience.UNSTATED;
-    return new Candidate(kind, type, audience, cut, why);
+  /** The type of something the user asked to have remembered. */
+  private static MemoryType typeOf(String content) {
+    if (IDENTITY.matcher(content).find()) {
+      return MemoryType.USER;
+    }
+    if (isReference(content)) {
+      return MemoryType.REFERENCE;
+    }
+    String rest = strip(content);
+    if (RULE.matcher(rest).find()
+        || CORRECTION.matcher(rest).lookingAt()
+        || Pattern.compile("\\b(?:must|should|have to|needs? to)\\b", FLAGS).matcher(rest).find()
+        || PERSONAL.matcher(rest).find()) {
+      return MemoryType.FEEDBACK;
+    }
+    return MemoryType.PROJECT;
   }
 
-  /** Why a candidate must not be saved, or empty when it may be. */
-  static Optional<String> refusal(String rule, SecretGuard guard) {
-    if (guard.check("candidate", rule) instanceof Verdict.Flagged flagged) {
+  private static boolean isReference(String text) {
+    return URL.matcher(text).find() || SYSTEM.matcher(text).find() && WHERE.matcher(text).find();
+  }
+
+  private static boolean isQuestion(String sentence) {
+    String text = sentence.strip();
+    boolean asks =
+        text.endsWith("?") || text.endsWith("？") || text.endsWith("吗") || text.endsWith("呢");
+    return asks && QUESTION_START.matcher(strip(text)).find();
+  }
+
+  /** The sentence without the words that open it ("No,", "Heads up:", "Yes, exactly —"). */
+  static String strip(String sentence) {
+    Matcher opener = OPENER.matcher(sentence.strip());
+    String rest = opener.lookingAt() ? sentence.strip().substring(opener.end()) : sentence.strip();
+    rest = rest.replaceFirst("^(?:that|this is|context you should know)[\\s:,]+", "").strip();
+    if (rest.isEmpty()) {
+      return sentence.strip();
+    }
+    return Character.toUpperCase(rest.charAt(0)) + rest.substring(1);
+  }
+
+  private static MemoryScope.Audience audience(String text) {
+    if (PROJECT_WIDE.matcher(text).find()) {
+      return MemoryScope.Audience.PROJECT_WIDE;
+    }
+    return PERSONAL.matcher(text).find()
+        ? MemoryScope.Audience.PERSONAL
+        : MemoryScope.Audience.UNSTATED;
+  }
+
+  private static String why(Reading reading) {
+    return switch (reading.kind()) {
+      case REMEMBER -> "the user asked for this to be remembered";
+      case CORRECTION -> "the user corrected the agent";
+      case RULE -> "the user stated how to work";
+      case STATEMENT ->
+          reading.type() == MemoryType.REFERENCE
+              ? "the user pointed to where this information lives"
+              : "the user gave this as context for the work";
+      case ABOUT_THE_USER -> "the user said this about themselves";
+    };
+  }
+
+  private static Optional<String> secret(String text, SecretGuard guard) {
+    if (guard.check("candidate", text) instanceof Verdict.Flagged flagged) {
       return Optional.of(
           "looks like a secret ("
               + flagged.findings().stream()
@@ -195,16 +471,26 @@ final class OfflineExtractor {
                   .collect(Collectors.joining(", "))
               + "); secrets are never saved");
     }
-    if (GIT_HISTORY.matcher(rule).find()) {
-      return Optional.of("git history: git log and git blame are the authority");
-    }
-    if (EPHEMERAL.matcher(rule).find()) {
-      return Optional.of("ephemeral task state: it only matters to the current task");
-    }
-    if (CODE_FACT.matcher(rule).find()) {
-      return Optional.of("derivable from the code: reading the project gives it");
-    }
     return Optional.empty();
+  }
+
+  /** Why a sentence must not be saved, or empty when it may be; a secret is never repeated. */
+  static Optional<Refusal> refusal(String sentence, SecretGuard guard) {
+    Optional<String> secret = secret(sentence, guard);
+    if (secret.isPresent()) {
+      return Optional.of(new Refusal(secret.get(), ""));
+    }
+    String reason = null;
+    if (GIT_HISTORY.matcher(sentence).find()) {
+      reason = "git history: git log and git blame are the authority";
+    } else if (EPHEMERAL.matcher(sentence).find()) {
+      reason = "ephemeral task state: it only matters to the current task";
+    } else if (CODE_FACT.matcher(sentence).find()) {
+      reason = "derivable from the code: reading the project gives it";
+    } else if (CLAUDE_MD.matcher(sentence).find()) {
+      reason = "already in CLAUDE.md, which the agent reads every session";
+    }
+    return Optional.ofNullable(reason).map(why -> new Refusal(why, excerpt(sentence)));
   }
 
   static List<String> sentences(String text) {
@@ -222,8 +508,8 @@ final class OfflineExtractor {
     return text.toLowerCase(Locale.ROOT).replaceAll("[^\\p{L}\\p{N}]+", " ").strip();
   }
 
-  private static String capitalize(String text) {
-    return text.isEmpty() ? text : Character.toUpperCase(text.charAt(0)) + text.substring(1);
+  private static String cut(String text) {
+    return text.length() <= MAX_TEXT ? text : text.substring(0, MAX_TEXT).strip() + " …";
   }
 
   private static String excerpt(String text) {

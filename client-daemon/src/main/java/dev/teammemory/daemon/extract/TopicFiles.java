@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Writes memories the way the instructions ask an agent to: a topic file with frontmatter, then one
@@ -36,7 +37,7 @@ final class TopicFiles {
           "the", "and", "for", "with", "that", "this", "use", "not", "are", "was", "you", "your",
           "our", "all", "any", "but", "its", "it's", "from", "into", "when", "then", "than", "have",
           "has", "always", "never", "don't", "dont", "please", "instead", "should", "must", "will",
-          "just");
+          "just", "too", "also");
 
   /** What a save did to a file. */
   enum Change {
@@ -61,52 +62,61 @@ final class TopicFiles {
    */
   static Saved save(Path directory, Candidate candidate, LocalDate today) throws IOException {
     Files.createDirectories(directory);
+    String quote = quote(candidate.text());
+    String why = "**Why:** " + candidate.why() + " (" + today + ").";
     Optional<Path> sameTopic = sameTopic(directory, candidate);
     if (sameTopic.isPresent()) {
       Path file = sameTopic.get();
       String content = Files.readString(file, StandardCharsets.UTF_8);
       if (OfflineExtractor.normalized(content)
-          .contains(OfflineExtractor.normalized(candidate.rule()))) {
+          .contains(OfflineExtractor.normalized(candidate.lead()))) {
         return new Saved(file, Change.UNCHANGED);
       }
-      String updated =
-          content.stripTrailing()
-              + "\n\n"
-              + candidate.rule()
-              + "\n\n**Why:** "
-              + candidate.why()
-              + " ("
-              + today
-              + ").\n";
+      String updated = content.stripTrailing() + "\n\n" + quote + "\n\n" + why + "\n";
       AtomicFiles.write(file, updated.getBytes(StandardCharsets.UTF_8));
       return new Saved(file, Change.UPDATED);
     }
-    String name = title(candidate.rule());
-    Path file = uniqueFile(directory, candidate.type().wireName() + "_" + slug(candidate.rule()));
-    String description = oneLine(candidate.rule(), MAX_INDEX_LINE);
+    String type = candidate.type().wireName();
+    String name = MemoryNaming.slug(candidate.lead(), type + "-memory");
+    Path file = uniqueFile(directory, name);
+    String description = MemoryNaming.description(candidate.lead());
     String content =
         "---\n"
             + "name: "
-            + quoted(name)
+            + name
             + "\ndescription: "
             + quoted(description)
             + "\ntype: "
-            + candidate.type().wireName()
+            + type
+            + "\nmetadata:\n  type: "
+            + type
             + "\n---\n\n"
-            + candidate.rule()
-            + "\n\n**Why:** "
-            + candidate.why()
-            + " ("
-            + today
-            + ").\n"
-            + "**How to apply:** "
-            + (candidate.type() == MemoryType.USER
-                ? "keep this in mind when tailoring answers to the user."
-                : "follow this in future sessions unless the user says otherwise.")
+            + description
+            + (description.endsWith(".") || description.endsWith("…") ? "" : ".")
+            + "\n\n"
+            + quote
+            + "\n\n"
+            + why
+            + "\n**How to apply:** "
+            + howToApply(candidate.type())
             + "\n";
     AtomicFiles.write(file, content.getBytes(StandardCharsets.UTF_8));
     index(directory, file, name, description);
     return new Saved(file, Change.CREATED);
+  }
+
+  private static String howToApply(MemoryType type) {
+    return switch (type) {
+      case USER -> "keep this in mind when tailoring answers to the user.";
+      case FEEDBACK -> "follow this in future sessions unless the user says otherwise.";
+      case PROJECT -> "take this into account when planning or changing related work.";
+      case REFERENCE -> "look there when the subject comes up.";
+    };
+  }
+
+  /** What the user said, as a markdown quote. */
+  private static String quote(String text) {
+    return text.strip().lines().map(line -> "> " + line).collect(Collectors.joining("\n"));
   }
 
   /** Adds or replaces the one index line that points at {@code file}. */
@@ -135,7 +145,7 @@ final class TopicFiles {
   }
 
   private static Optional<Path> sameTopic(Path directory, Candidate candidate) throws IOException {
-    Set<String> words = words(candidate.rule());
+    Set<String> words = words(candidate.lead());
     Path best = null;
     double bestScore = 0;
     for (MemoryHeader header : MemoryScan.scan(directory)) {
@@ -150,7 +160,7 @@ final class TopicFiles {
         continue;
       }
       if (OfflineExtractor.normalized(body)
-          .contains(OfflineExtractor.normalized(candidate.rule()))) {
+          .contains(OfflineExtractor.normalized(candidate.lead()))) {
         return Optional.of(header.file());
       }
       double score =
@@ -186,30 +196,10 @@ final class TopicFiles {
     return words;
   }
 
-  private static String title(String rule) {
-    String words =
-        String.join(
-            " ",
-            List.of(rule.replaceAll("[*_`#\\[\\]]", "").split("\\s+")).stream().limit(8).toList());
-    return oneLine(words.replaceAll("[.,;:!?]+$", ""), 60);
-  }
-
-  private static String slug(String rule) {
-    String slug =
-        String.join(
-            "_",
-            List.of(rule.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", " ").strip().split(" "))
-                .stream()
-                .filter(word -> word.length() >= 3 && !STOP_WORDS.contains(word))
-                .limit(4)
-                .toList());
-    return slug.isEmpty() ? "memory" : slug;
-  }
-
   private static Path uniqueFile(Path directory, String stem) {
     Path file = directory.resolve(stem + ".md");
     for (int i = 2; Files.exists(file); i++) {
-      file = directory.resolve(stem + "_" + i + ".md");
+      file = directory.resolve(stem + "-" + i + ".md");
     }
     return file;
   }

@@ -92,24 +92,28 @@ class ExtractionTest {
 
     ExtractionOutcome.Extracted extracted = extracted(extract());
 
-    Path file = memory.resolve("feedback_bun_npm.md");
+    Path file = memory.resolve("bun-not-npm.md");
     assertThat(extracted.changes()).containsExactly(new ExtractionOutcome.Change(file, "created"));
     assertThat(Files.readString(file))
         .isEqualTo(
             """
             ---
-            name: "Use bun instead of npm"
-            description: "Use bun instead of npm."
+            name: bun-not-npm
+            description: "Use bun instead of npm"
             type: feedback
+            metadata:
+              type: feedback
             ---
 
             Use bun instead of npm.
+
+            > No, use bun instead of npm.
 
             **Why:** the user corrected the agent (2026-03-02).
             **How to apply:** follow this in future sessions unless the user says otherwise.
             """);
     assertThat(Files.readString(memory.resolve("MEMORY.md")))
-        .isEqualTo("- [Use bun instead of npm](feedback_bun_npm.md) — Use bun instead of npm.\n");
+        .isEqualTo("- [bun-not-npm](bun-not-npm.md) — Use bun instead of npm\n");
   }
 
   @Test
@@ -123,20 +127,19 @@ class ExtractionTest {
 
     assertThat(extracted(extract()).changes())
         .containsExactly(
-            new ExtractionOutcome.Change(memory.resolve("feedback_bun_npm.md"), "unchanged"));
+            new ExtractionOutcome.Change(memory.resolve("bun-not-npm.md"), "unchanged"));
 
     transcript.user("Remember to use bun instead of npm for scripts too.");
     transcript.assistant("ok");
     assertThat(extracted(extract()).changes())
-        .containsExactly(
-            new ExtractionOutcome.Change(memory.resolve("feedback_bun_npm.md"), "updated"));
+        .containsExactly(new ExtractionOutcome.Change(memory.resolve("bun-not-npm.md"), "updated"));
     try (Stream<Path> files = Files.list(memory)) {
       assertThat(files.map(path -> path.getFileName().toString()))
-          .containsExactlyInAnyOrder("MEMORY.md", "feedback_bun_npm.md");
+          .containsExactlyInAnyOrder("MEMORY.md", "bun-not-npm.md");
     }
     assertThat(Files.readString(memory.resolve("MEMORY.md")).lines()).hasSize(1);
-    assertThat(Files.readString(memory.resolve("feedback_bun_npm.md")))
-        .contains("To use bun instead of npm for scripts too.");
+    assertThat(Files.readString(memory.resolve("bun-not-npm.md")))
+        .contains("> Remember to use bun instead of npm for scripts too.");
   }
 
   @Test
@@ -188,11 +191,9 @@ class ExtractionTest {
 
     assertThat(extracted.changes())
         .extracting(change -> memory.relativize(change.file()).toString())
-        .containsExactly(
-            "team/feedback_repo_conventional_commit_messages.md",
-            "feedback_prefer_short_answers.md");
+        .containsExactly("team/conventional-commit-messages.md", "prefer-short-answers.md");
     assertThat(Files.readString(memory.resolve("team/MEMORY.md")))
-        .contains("(feedback_repo_conventional_commit_messages.md)");
+        .contains("(conventional-commit-messages.md)");
   }
 
   @Test
@@ -207,7 +208,7 @@ class ExtractionTest {
         .containsExactly(
             new ExtractionOutcome.Refusal(
                 "ephemeral task state: it only matters to the current task",
-                "I'm currently debugging the login page."));
+                "Remember that I'm currently debugging the login page."));
   }
 
   @Test
@@ -221,7 +222,7 @@ class ExtractionTest {
     Path log = memory.resolve("logs/2026/03/2026-03-02.md");
     assertThat(extracted.changes()).containsExactly(new ExtractionOutcome.Change(log, "appended"));
     assertThat(Files.readString(log))
-        .isEqualTo("# 2026-03-02\n\n- 12:30 feedback: Use bun instead of npm.\n");
+        .isEqualTo("# 2026-03-02\n\n- 12:30 feedback: Use bun instead of npm\n");
     assertThat(memory.resolve("MEMORY.md")).doesNotExist();
 
     transcript.user("I prefer short answers.");
@@ -229,7 +230,7 @@ class ExtractionTest {
     extract(true);
     assertThat(Files.readString(log))
         .isEqualTo(
-            "# 2026-03-02\n\n- 12:30 feedback: Use bun instead of npm.\n- 12:30 feedback: I prefer short answers.\n");
+            "# 2026-03-02\n\n- 12:30 feedback: Use bun instead of npm\n- 12:30 feedback: The user prefers short answers\n");
   }
 
   @Test
@@ -260,7 +261,7 @@ class ExtractionTest {
     assertThat(extracted.trailingRuns()).isEqualTo(1);
     assertThat(extracted.changes())
         .extracting(ExtractionOutcome.Change::file)
-        .containsExactly(memory.resolve("feedback_prefer_short_answers.md"));
+        .containsExactly(memory.resolve("prefer-short-answers.md"));
     assertThat(extraction.afterTurn(request))
         .isEqualTo(new ExtractionOutcome.Skipped("no new messages since the last extraction"));
   }

@@ -1,15 +1,30 @@
 package dev.teammemory.daemon.extract;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.groups.Tuple.tuple;
 
 import dev.teammemory.daemon.compact.HandMadeTranscript;
 import dev.teammemory.daemon.memory.MemoryScope;
 import dev.teammemory.daemon.memory.MemoryType;
 import dev.teammemory.daemon.secrets.SecretGuard;
 import dev.teammemory.daemon.transcript.Transcript;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
+/**
+ * The offline extractor on phrasings of its own, beside the judgment set the benchmark scores: each
+ * kind of memory, in English and Chinese, and what it must leave alone.
+ */
 class OfflineExtractorTest {
+
+  private static final String REJECTED =
+      "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was"
+          + " a file edit, the new_string was NOT written to the file). STOP what you are doing and"
+          + " wait for the user to tell you how to proceed.";
+  private static final String REJECTED_WITH_REASON =
+      "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was"
+          + " a file edit, the new_string was NOT written to the file). To tell you how to proceed,"
+          + " the user said:\n";
 
   private final HandMadeTranscript transcript = new HandMadeTranscript("s1", "/work/app");
 
@@ -18,60 +33,140 @@ class OfflineExtractorTest {
         Transcript.parse(transcript.jsonl()).messages(), SecretGuard.withDefaultRules());
   }
 
+  /** The agent tries a command, the user rejects it and is asked how to go on. */
+  private void rejectedCall(String command, String result) {
+    transcript.toolCall(
+        transcript.newResponseId(),
+        "toolu_" + command.hashCode(),
+        "Bash",
+        Map.of("command", command));
+    transcript.toolResult("toolu_" + command.hashCode(), result, true);
+    transcript.user("[Request interrupted by user for tool use]");
+  }
+
   @Test
-  void anExplicitRememberRequestBecomesAFeedbackMemory() {
-    transcript.user("Please remember that integration tests must hit a real database.");
+  void aCorrectionAfterARejectedCallAndTheInterruptionIsHeard() {
+    transcript.user("Set up the frontend.");
+    rejectedCall("yarn install", REJECTED);
+    transcript.user("No, we use pnpm here, not yarn.");
+    transcript.assistant("Switching to pnpm.");
+
+    assertThat(found().candidates())
+        .extracting(Candidate::kind, Candidate::type, Candidate::audience, Candidate::lead)
+        .containsExactly(
+            tuple(
+                Candidate.Kind.CORRECTION,
+                MemoryType.FEEDBACK,
+                MemoryScope.Audience.PROJECT_WIDE,
+                "We use pnpm here, not yarn."));
+  }
+
+  @Test
+  void aReasonTypedIntoTheRejectionCountsAsWhatTheUserSaid() {
+    transcript.user("Add a test for the cache.");
+    rejectedCall(
+        "npm test",
+        REJECTED_WITH_REASON + "Never run the whole suite, it takes an hour. Use make test-fast.");
+    transcript.assistant("Running make test-fast instead.");
+
+    assertThat(found().candidates())
+        .extracting(Candidate::type, Candidate::text)
+        .containsExactly(
+            tuple(
+                MemoryType.FEEDBACK,
+                "Never run the whole suite, it takes an hour. Use make test-fast."));
+  }
+
+  @Test
+  void aPlainRequestAfterARejectionIsNotAMemory() {
+    transcript.user("Deploy it.");
+    rejectedCall("kubectl apply -f deploy.yaml", REJECTED);
+    transcript.user("Wait until I say so. Run the linter first.");
+    transcript.assistant("Running the linter.");
+
+    assertThat(found().candidates()).isEmpty();
+  }
+
+  @Test
+  void whatTheUserSaysAboutThemselvesIsAUserMemory() {
+    transcript.user(
+        "I'm a mobile engineer, mostly Swift, and new to this Rails app. Where is login?");
+    transcript.assistant("In app/controllers/sessions_controller.rb.");
+
+    assertThat(found().candidates())
+        .extracting(Candidate::type, Candidate::lead)
+        .containsExactly(
+            tuple(
+                MemoryType.USER,
+                "I'm a mobile engineer, mostly Swift, and new to this Rails app."));
+  }
+
+  @Test
+  void contextWithADateOrAReasonIsAProjectMemoryAndWhereThingsLiveIsAReference() {
+    transcript.user("Update the invoice export.");
+    transcript.assistant("Done.");
+    transcript.user(
+        "FYI the old billing API is switched off on 2026-06-30 when the vendor contract ends."
+            + " Our runbooks live in Confluence, space OPS.");
     transcript.assistant("Noted.");
 
     assertThat(found().candidates())
+        .extracting(Candidate::type, Candidate::lead)
         .containsExactly(
-            new Candidate(
-                Candidate.Kind.REMEMBER,
-                MemoryType.FEEDBACK,
-                MemoryScope.Audience.UNSTATED,
-                "Integration tests must hit a real database.",
-                "the user asked for this to be remembered"));
+            tuple(
+                MemoryType.PROJECT,
+                "The old billing API is switched off on 2026-06-30 when the vendor contract ends."),
+            tuple(MemoryType.REFERENCE, "Our runbooks live in Confluence, space OPS."));
   }
 
   @Test
-  void aCorrectionOfTheAgentBecomesAFeedbackMemory() {
-    transcript.user("Install the dependencies.");
-    transcript.assistant("Running npm install.");
-    transcript.user("No, use bun instead of npm.");
+  void aReferenceOnItsOwnIsAReference() {
+    transcript.user("Check the error rate.");
+    transcript.assistant("It looks normal.");
+    transcript.user("Errors are tracked in Datadog, dashboard checkout-errors.");
+    transcript.assistant("Noted.");
 
     assertThat(found().candidates())
-        .extracting(Candidate::kind, Candidate::rule)
-        .containsExactly(
-            org.assertj.core.groups.Tuple.tuple(
-                Candidate.Kind.CORRECTION, "Use bun instead of npm."));
+        .extracting(Candidate::type, Candidate::audience)
+        .containsExactly(tuple(MemoryType.REFERENCE, MemoryScope.Audience.UNSTATED));
   }
 
   @Test
-  void aNegativeCorrectionKeepsItsNegation() {
-    transcript.assistant("I mocked the database in the new test.");
-    transcript.user("Don't mock the database in tests. We got burned by that.");
-
-    assertThat(found().candidates())
-        .extracting(Candidate::rule)
-        .containsExactly("Don't mock the database in tests.");
-  }
-
-  @Test
-  void aStatedPreferenceBecomesAMemoryAndWhoItIsForIsRead() {
-    transcript.user("I prefer small commits with one change each.");
+  void rememberThatIsSavedAsWhatItIs() {
+    transcript.user("Remember that Lena owns the search service; ask her before schema changes.");
     transcript.assistant("ok");
-    transcript.user("In this repo we always use conventional commit messages.");
+    transcript.user("Please remember to run the migrations before the seed script.");
+    transcript.assistant("ok");
 
     assertThat(found().candidates())
-        .extracting(Candidate::audience)
-        .containsExactly(MemoryScope.Audience.PERSONAL, MemoryScope.Audience.PROJECT_WIDE);
+        .extracting(Candidate::kind, Candidate::type)
+        .containsExactly(
+            tuple(Candidate.Kind.REMEMBER, MemoryType.PROJECT),
+            tuple(Candidate.Kind.REMEMBER, MemoryType.FEEDBACK));
   }
 
   @Test
-  void ordinaryRequestsAndQuestionsAreNotMemories() {
+  void chineseIsReadToo() {
+    transcript.user("帮我看看这个接口。");
+    transcript.assistant("好的。");
+    transcript.user("记住：我们的接口文档都在 Notion 的 API 空间里。");
+    transcript.assistant("好的。");
+    transcript.user("我是后端组的工程师，主要写 Go。");
+    transcript.assistant("明白。");
+
+    assertThat(found().candidates())
+        .extracting(Candidate::type)
+        .containsExactly(MemoryType.REFERENCE, MemoryType.USER);
+  }
+
+  @Test
+  void ordinaryRequestsQuestionsAndThanksAreNotMemories() {
     transcript.user("Fix the failing test in auth.test.ts.");
     transcript.assistant("Done.");
-    transcript.user("What does the refresh function return?");
+    transcript.user("Why do we always mock the clock in these tests?");
+    transcript.assistant("To make them deterministic.");
+    transcript.user("thanks!");
+    transcript.assistant("You're welcome.");
 
     assertThat(found().candidates()).isEmpty();
     assertThat(found().refusals()).isEmpty();
@@ -82,6 +177,7 @@ class OfflineExtractorTest {
     transcript.user("Remember that I'm currently refactoring the auth module.");
     transcript.user("Remember that commit 3f2a9c1 was merged in the release.");
     transcript.user("Remember that the class TokenStore is defined in src/auth/store.ts.");
+    transcript.user("Remember that we use pnpm, it's in CLAUDE.md.");
     transcript.assistant("ok");
 
     assertThat(found().candidates()).isEmpty();
@@ -90,7 +186,21 @@ class OfflineExtractorTest {
         .containsExactly(
             "ephemeral task state: it only matters to the current task",
             "git history: git log and git blame are the authority",
-            "derivable from the code: reading the project gives it");
+            "derivable from the code: reading the project gives it",
+            "already in CLAUDE.md, which the agent reads every session");
+  }
+
+  @Test
+  void aCorrectionThatOnlyMattersNowIsRefused() {
+    transcript.user("Migrate every service.");
+    transcript.assistant("Starting with billing.");
+    transcript.user("No, don't touch the other services for now.");
+    transcript.assistant("ok");
+
+    assertThat(found().candidates()).isEmpty();
+    assertThat(found().refusals())
+        .extracting(OfflineExtractor.Refusal::reason)
+        .containsExactly("ephemeral task state: it only matters to the current task");
   }
 
   @Test
@@ -105,13 +215,5 @@ class OfflineExtractorTest {
         .containsExactly(
             new OfflineExtractor.Refusal(
                 "looks like a secret (github-pat); secrets are never saved", ""));
-  }
-
-  @Test
-  void aRequestAboutTheUserIsAUserMemory() {
-    transcript.user("Remember that I'm a backend engineer new to React.");
-    transcript.assistant("ok");
-
-    assertThat(found().candidates()).extracting(Candidate::type).containsExactly(MemoryType.USER);
   }
 }

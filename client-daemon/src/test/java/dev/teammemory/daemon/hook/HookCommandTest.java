@@ -243,8 +243,8 @@ class HookCommandTest {
 
     assertThat(exit).isZero();
     assertThat(tmem.out()).isEmpty();
-    assertThat(memory.resolve("feedback_bun_npm.md")).exists();
-    assertThat(Files.readString(memory.resolve("MEMORY.md"))).contains("(feedback_bun_npm.md)");
+    assertThat(memory.resolve("bun-not-npm.md")).exists();
+    assertThat(Files.readString(memory.resolve("MEMORY.md"))).contains("(bun-not-npm.md)");
   }
 
   @Test

@@ -93,7 +93,7 @@ class StopHookIT {
     assertThat(tmem.err()).isEmpty();
     Process background = stop.background().orElseThrow();
     assertThat(background.pid()).isNotEqualTo(ProcessHandle.current().pid());
-    Path saved = memory.resolve("feedback_bun_npm.md");
+    Path saved = memory.resolve("bun-not-npm.md");
     Path log = home.resolve("state/tmem/" + DetachedStop.LOG_FILE);
     Conditions.await(
         "the background process to save " + saved + " or to end",
@@ -103,7 +103,7 @@ class StopHookIT {
         .as("the background process's exit code; its output: %s", Files.readString(log))
         .isZero();
     assertThat(saved).exists();
-    assertThat(Files.readString(memory.resolve("MEMORY.md"))).contains("(feedback_bun_npm.md)");
+    assertThat(Files.readString(memory.resolve("MEMORY.md"))).contains("(bun-not-npm.md)");
     assertThat(log).isEmptyFile();
   }
 }
