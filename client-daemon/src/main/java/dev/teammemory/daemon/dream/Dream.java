@@ -3,6 +3,7 @@ package dev.teammemory.daemon.dream;
 import static java.util.Objects.requireNonNull;
 
 import dev.teammemory.daemon.dailylog.DailyLogMode;
+import dev.teammemory.daemon.extract.LoggedMemories;
 import dev.teammemory.daemon.extract.MemoryAgentTools;
 import dev.teammemory.daemon.extract.MemoryWriteGate;
 import dev.teammemory.daemon.home.Environment;
@@ -120,7 +121,12 @@ public final class Dream {
       if (!request.location().enabled()) {
         return new DreamOutcome.NotDue(disabled.orElseThrow());
       }
-      return new DreamOutcome.Planned(describe(memory, plan(memory)));
+      List<String> planned = new ArrayList<>();
+      for (Path log : LoggedMemories.logsSince(memory, lock.lastConsolidatedAt())) {
+        planned.add("distil " + relative(memory, log) + " into topic files");
+      }
+      planned.addAll(describe(memory, plan(memory)));
+      return new DreamOutcome.Planned(planned);
     }
     DreamGates.Decision decision =
         DreamGates.check(
@@ -136,6 +142,7 @@ public final class Dream {
       return new DreamOutcome.NotDue(closed.reason());
     }
     List<String> sessions = ((DreamGates.Decision.Open) decision).sessions();
+    Instant lastConsolidated = ((DreamGates.Decision.Open) decision).lastConsolidated();
     long prior;
     switch (lock.tryAcquire()) {
       case ConsolidationLock.Acquisition.Held held -> {
@@ -157,12 +164,40 @@ public final class Dream {
       recorder.phase(phase, sessions.size());
       List<TopicFile> files = OfflineConsolidation.orient(memory);
       phase = next(recorder, request, phase);
-      // Gather: offline there is nothing beyond the files themselves; a model reads logs and
-      // greps transcripts in the next phase, inside its own agent loop.
+      List<String> described = new ArrayList<>();
+      if (model instanceof OfflineLanguageModel) {
+        // Gather, offline: the daily logs written since the last consolidation become topic
+        // files. A model reads the logs and greps transcripts itself, in its own agent loop.
+        for (Path log : LoggedMemories.logsSince(memory, lastConsolidated)) {
+          LoggedMemories.Distilled distilled = LoggedMemories.distil(memory, log, guard);
+          distilled
+              .created()
+              .forEach(
+                  file ->
+                      described.add(
+                          "create "
+                              + relative(memory, file)
+                              + " (distilled from "
+                              + relative(memory, log)
+                              + ")"));
+          distilled
+              .updated()
+              .forEach(
+                  file ->
+                      described.add(
+                          "rewrite "
+                              + relative(memory, file)
+                              + " (distilled from "
+                              + relative(memory, log)
+                              + ")"));
+        }
+        if (!described.isEmpty()) {
+          files = OfflineConsolidation.orient(memory);
+        }
+      }
       phase = next(recorder, request, phase);
       List<PlannedChange> changes = new ArrayList<>();
       Map<Path, Path> mergedInto = new HashMap<>();
-      List<String> described = new ArrayList<>();
       switch (model) {
         case OfflineLanguageModel offline -> {
           changes.addAll(OfflineConsolidation.consolidate(files, clock, mergedInto));

@@ -16,6 +16,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * Whether consolidation is due, checked cheapest first as the reference does: is it enabled (no
@@ -126,7 +127,16 @@ public final class DreamGates {
     return new Decision.Open(last, sessions);
   }
 
-  /** Session ids of transcripts ({@code <id>.jsonl}) modified after {@code since}. */
+  /**
+   * A session transcript's name is its session id, a UUID; other {@code .jsonl} files beside them
+   * (a sub-agent's {@code agent-1234.jsonl}, an export) are not sessions, and the reference does
+   * not count them either.
+   */
+  private static final Pattern SESSION_ID =
+      Pattern.compile(
+          "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", Pattern.CASE_INSENSITIVE);
+
+  /** Session ids of transcripts ({@code <uuid>.jsonl}) modified after {@code since}. */
   static List<String> sessionsTouchedSince(
       List<Path> projectDirectories, Instant since, Optional<String> currentSession)
       throws IOException {
@@ -136,7 +146,8 @@ public final class DreamGates {
         for (Path transcript : transcripts) {
           String name = transcript.getFileName().toString();
           String session = name.substring(0, name.length() - ".jsonl".length());
-          if (currentSession.filter(session::equals).isEmpty()
+          if (SESSION_ID.matcher(session).matches()
+              && currentSession.filter(session::equals).isEmpty()
               && Files.isRegularFile(transcript)
               && Files.getLastModifiedTime(transcript).toInstant().isAfter(since)) {
             sessions.add(session);

@@ -42,7 +42,8 @@ import java.util.regex.Pattern;
  * </ul>
  *
  * Team memory ({@code team/}) is left alone: it is shared, and a local deletion there would come
- * back with the next pull. Daily logs are left alone: distilling them needs a model.
+ * back with the next pull. The daily logs themselves are never rewritten; their entries reach topic
+ * files in the gather phase ({@code LoggedMemories}).
  */
 final class OfflineConsolidation {
 

@@ -158,7 +158,9 @@ final class MemoryNaming {
           "each",
           "some",
           "more",
-          "most");
+          "most",
+          "user",
+          "new");
 
   private static final Pattern WORD = Pattern.compile("[a-z0-9]+(?:['’][a-z]+)?(?:[-.][a-z0-9]+)*");
 

@@ -399,6 +399,26 @@ final class OfflineExtractor {
     return Optional.empty();
   }
 
+  /**
+   * A memory from one entry of a daily log, of the type the entry names or, unnamed, the type its
+   * words show; empty when memory must not hold it.
+   */
+  static Optional<Candidate> fromLogEntry(
+      String entry, Optional<MemoryType> named, java.time.LocalDate day, SecretGuard guard) {
+    if (refusal(entry, guard).isPresent() || entry.length() < 3) {
+      return Optional.empty();
+    }
+    MemoryType type = named.orElseGet(() -> typeOf(entry));
+    return Optional.of(
+        new Candidate(
+            Candidate.Kind.REMEMBER,
+            type,
+            audience(entry),
+            strip(entry),
+            cut(entry),
+            "distilled from the daily log of " + day));
+  }
+
   /** The type of something the user asked to have remembered. */
   private static MemoryType typeOf(String content) {
     if (IDENTITY.matcher(content).find()) {

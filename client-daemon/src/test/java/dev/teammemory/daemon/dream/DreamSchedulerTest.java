@@ -105,9 +105,14 @@ class DreamSchedulerTest {
     return file;
   }
 
+  /** Session transcripts are named by their session id, a UUID. */
+  private static String sessionId(int number) {
+    return String.format("00000000-0000-4000-8000-%012d", number);
+  }
+
   private void sessionsTouched(int count) throws IOException {
     for (int i = 0; i < count; i++) {
-      Files.writeString(sessions.resolve("session-" + i + ".jsonl"), "{}\n");
+      Files.writeString(sessions.resolve(sessionId(i) + ".jsonl"), "{}\n");
     }
   }
 

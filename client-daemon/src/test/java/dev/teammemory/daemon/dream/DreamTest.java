@@ -35,6 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
 /** Consolidation on real memory folders. */
 class DreamTest {
 
+  private static final String CURRENT = "99999999-0000-4000-8000-000000000000";
+
   @TempDir Path home;
 
   private final Map<String, String> variables = new HashMap<>();
@@ -73,8 +75,7 @@ class DreamTest {
   private DreamOutcome run(Dream.Mode mode) throws IOException {
     return dream(new OfflineLanguageModel("test"))
         .run(
-            new Dream.Request(
-                location(), false, project, Optional.of("current"), mode, () -> false));
+            new Dream.Request(location(), false, project, Optional.of(CURRENT), mode, () -> false));
   }
 
   private Path topic(String name, String type, String description, String body, Duration age)
@@ -94,11 +95,16 @@ class DreamTest {
     return file;
   }
 
+  /** Session transcripts are named by their session id, a UUID. */
+  private static String sessionId(int number) {
+    return String.format("00000000-0000-4000-8000-%012d", number);
+  }
+
   private void sessionsTouched(int count) throws IOException {
     for (int i = 0; i < count; i++) {
-      Files.writeString(sessions.resolve("session-" + i + ".jsonl"), "{}\n");
+      Files.writeString(sessions.resolve(sessionId(i) + ".jsonl"), "{}\n");
     }
-    Files.writeString(sessions.resolve("current.jsonl"), "{}\n");
+    Files.writeString(sessions.resolve(CURRENT + ".jsonl"), "{}\n");
   }
 
   private void lastConsolidated(Duration ago) throws IOException {
@@ -228,7 +234,7 @@ class DreamTest {
     assertThat(run(Dream.Mode.AUTO))
         .isEqualTo(
             new DreamOutcome.NotDue("4 other sessions since the last consolidation; 5 are needed"));
-    Files.writeString(sessions.resolve("session-5.jsonl"), "{}\n");
+    Files.writeString(sessions.resolve(sessionId(5) + ".jsonl"), "{}\n");
     assertThat(((DreamOutcome.NotDue) run(Dream.Mode.AUTO)).reason())
         .startsWith("sessions were counted 0 min ago; they are counted at most every 10 min");
   }
