@@ -11,13 +11,12 @@ import dev.teammemory.daemon.compact.CompactionRequest;
 import dev.teammemory.daemon.home.Environment;
 import dev.teammemory.daemon.memory.ClaudeLayout;
 import dev.teammemory.daemon.model.LanguageModel;
+import dev.teammemory.daemon.notes.SessionNotes;
 import dev.teammemory.daemon.recall.RecallReport;
 import dev.teammemory.daemon.recall.SessionRecall;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -83,12 +82,11 @@ final class MemoryServices {
     checkSession(session);
     Path project = cwd.isPresent() ? absolute("cwd", cwd.get()) : environment.workingDirectory();
     Path file = ClaudeLayout.of(environment).sessionNotes(project, session);
-    String content;
-    try {
-      content = Files.readString(file, StandardCharsets.UTF_8);
-    } catch (NoSuchFileException none) {
+    Optional<String> read = SessionNotes.read(file);
+    if (read.isEmpty()) {
       return Optional.empty();
     }
+    String content = read.get();
     ObjectNode json = JSON.createObjectNode();
     json.put("session", session);
     json.put("notes", file.toString());

@@ -1,15 +1,13 @@
 package dev.teammemory.daemon.cli;
 
-import static java.util.Objects.requireNonNull;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.teammemory.daemon.command.EngineCommand;
 import dev.teammemory.daemon.command.FormatOption;
 import dev.teammemory.daemon.command.ProjectDirectoryOption;
 import dev.teammemory.daemon.command.TranscriptOption;
-import dev.teammemory.daemon.command.UserError;
 import dev.teammemory.daemon.extract.Extraction;
 import dev.teammemory.daemon.extract.ExtractionOutcome;
 import dev.teammemory.daemon.home.Environment;
@@ -21,12 +19,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code tmem extract}: saves what the latest turn of a session is worth remembering. */
 @Command(
@@ -41,15 +36,11 @@ import picocli.CommandLine.Spec;
           + " extraction runs are coalesced into one more run."
     },
     mixinStandardHelpOptions = true)
-public final class ExtractCommand implements Callable<Integer> {
+public final class ExtractCommand extends EngineCommand {
 
   private static final ObjectMapper JSON =
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-  private final Environment environment;
-  private final Clock clock;
-
-  @Spec CommandSpec spec;
   @Mixin TranscriptOption transcript;
 
   @Option(
@@ -65,8 +56,7 @@ public final class ExtractCommand implements Callable<Integer> {
   }
 
   public ExtractCommand(Environment environment, Clock clock) {
-    this.environment = requireNonNull(environment, "environment is null");
-    this.clock = requireNonNull(clock, "clock is null");
+    super(environment, clock);
   }
 
   @Override
@@ -74,14 +64,9 @@ public final class ExtractCommand implements Callable<Integer> {
     Path transcriptFile = transcript.file(environment);
     Path project = projectDirectory(environment, cwd, transcriptFile);
     Environment inProject = environment.withWorkingDirectory(project);
-    LanguageModel model;
-    try {
-      model = LanguageModel.fromEnvironment(environment.variables());
-    } catch (IllegalArgumentException misconfigured) {
-      throw UserError.usage(misconfigured.getMessage() + "; fix the variable or unset it");
-    }
+    LanguageModel model = model();
     ExtractionOutcome outcome = Extraction.afterTurn(inProject, model, clock, transcriptFile);
-    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter out = out();
     switch (format.value()) {
       case json -> out.println(JSON.writeValueAsString(json(outcome)));
       case text -> {

@@ -1,26 +1,24 @@
 package dev.teammemory.daemon.cli;
 
-import static java.util.Objects.requireNonNull;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.teammemory.daemon.command.EngineCommand;
 import dev.teammemory.daemon.command.FormatOption;
 import dev.teammemory.daemon.command.ProjectDirectoryOption;
 import dev.teammemory.daemon.command.UserError;
+import dev.teammemory.daemon.files.FailureWords;
 import dev.teammemory.daemon.home.Environment;
 import dev.teammemory.daemon.memory.MemoryIndex;
 import dev.teammemory.daemon.memory.MemoryLocation;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
 
 /** {@code tmem memory path|index}: where auto memory lives and what an agent is given of it. */
 @Command(
@@ -41,11 +39,8 @@ public final class MemoryCommand {
             + " settings, else <config home>/projects/<git root>/memory."
       },
       mixinStandardHelpOptions = true)
-  public static final class PathCommand implements Callable<Integer> {
+  public static final class PathCommand extends EngineCommand {
 
-    private final Environment environment;
-
-    @Spec CommandSpec spec;
     @Mixin ProjectDirectoryOption cwd;
     @Mixin FormatOption format;
 
@@ -54,14 +49,14 @@ public final class MemoryCommand {
     }
 
     public PathCommand(Environment environment) {
-      this.environment = requireNonNull(environment, "environment is null");
+      super(environment, Clock.systemUTC());
     }
 
     @Override
     public Integer call() throws IOException {
       MemoryLocation location = MemoryLocation.resolve(cwd.inProject(environment));
-      PrintWriter out = spec.commandLine().getOut();
-      PrintWriter err = spec.commandLine().getErr();
+      PrintWriter out = out();
+      PrintWriter err = err();
       switch (format.value()) {
         case json -> {
           ObjectNode json = JSON.createObjectNode();
@@ -93,11 +88,8 @@ public final class MemoryCommand {
         "The team index (team/MEMORY.md) follows when team memory is in use."
       },
       mixinStandardHelpOptions = true)
-  public static final class IndexCommand implements Callable<Integer> {
+  public static final class IndexCommand extends EngineCommand {
 
-    private final Environment environment;
-
-    @Spec CommandSpec spec;
     @Mixin ProjectDirectoryOption cwd;
     @Mixin FormatOption format;
 
@@ -106,14 +98,14 @@ public final class MemoryCommand {
     }
 
     public IndexCommand(Environment environment) {
-      this.environment = requireNonNull(environment, "environment is null");
+      super(environment, Clock.systemUTC());
     }
 
     @Override
     public Integer call() throws IOException {
       MemoryLocation location = MemoryLocation.resolve(cwd.inProject(environment));
-      PrintWriter out = spec.commandLine().getOut();
-      PrintWriter err = spec.commandLine().getErr();
+      PrintWriter out = out();
+      PrintWriter err = err();
       Optional<MemoryIndex> personal =
           location.enabled() ? load(location.index()) : Optional.empty();
       Optional<MemoryIndex> team =
@@ -187,11 +179,9 @@ public final class MemoryCommand {
         return MemoryIndex.load(file);
       } catch (IOException unreadable) {
         throw UserError.problem(
-            "cannot read "
-                + file
-                + " ("
-                + unreadable.getClass().getSimpleName()
-                + "); check that it is a readable file");
+            "cannot read the index: "
+                + FailureWords.describe(unreadable)
+                + "; MEMORY.md must be a readable file");
       }
     }
   }

@@ -3,14 +3,13 @@ package dev.teammemory.daemon.compact;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.teammemory.daemon.files.AtomicFiles;
 import dev.teammemory.daemon.memory.ClaudeLayout;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 
 /**
  * Stops automatic compaction of a session after {@value #MAX_CONSECUTIVE_FAILURES} failures in a
@@ -65,21 +64,7 @@ final class CircuitBreaker {
             .put("transcript", transcript.toString())
             .put("consecutiveFailures", failures)
             .toString();
-    Path temporary = Files.createTempFile(directory, "breaker", ".tmp");
-    try {
-      Files.writeString(temporary, body, StandardCharsets.UTF_8);
-      try {
-        Files.move(
-            temporary,
-            file(transcript),
-            StandardCopyOption.ATOMIC_MOVE,
-            StandardCopyOption.REPLACE_EXISTING);
-      } catch (AtomicMoveNotSupportedException notAtomic) {
-        Files.move(temporary, file(transcript), StandardCopyOption.REPLACE_EXISTING);
-      }
-    } finally {
-      Files.deleteIfExists(temporary);
-    }
+    AtomicFiles.write(file(transcript), body);
   }
 
   private Path file(Path transcript) {

@@ -1,6 +1,7 @@
 package dev.teammemory.daemon.dream;
 
 import dev.teammemory.daemon.files.AtomicFiles;
+import dev.teammemory.daemon.files.TextFiles;
 import dev.teammemory.daemon.memory.MemoryHeader;
 import dev.teammemory.daemon.memory.MemoryIndex;
 import dev.teammemory.daemon.memory.MemoryLocation;
@@ -53,6 +54,9 @@ final class OfflineConsolidation {
       Pattern.compile("\\b(today|yesterday|tomorrow)\\b", Pattern.CASE_INSENSITIVE);
   private static final Pattern ENTRY = Pattern.compile("^\\s*[-*+]\\s.*?\\]\\(([^)\\s]+\\.md)\\)");
 
+  /** An index larger than this is not rewritten: it is far beyond what an agent is shown. */
+  private static final int MAX_INDEX_BYTES = 4 * 1024 * 1024;
+
   private OfflineConsolidation() {}
 
   /** The topic files consolidation looks at: the private ones, newest first. */
@@ -67,8 +71,9 @@ final class OfflineConsolidation {
         continue;
       }
       try {
-        files.add(TopicFile.read(header));
-      } catch (NoSuchFileException deletedMeanwhile) {
+        TopicFile.read(header).ifPresent(files::add);
+      } catch (IOException deletedOrUnreadable) {
+        // Gone since the scan, or not a file: the others are still consolidated.
         continue;
       }
     }
@@ -142,7 +147,12 @@ final class OfflineConsolidation {
     Path indexFile = memoryDirectory.resolve(MemoryLocation.INDEX_FILE);
     String before;
     try {
-      before = Files.readString(indexFile, StandardCharsets.UTF_8);
+      Optional<String> exact = TextFiles.readExactly(indexFile, MAX_INDEX_BYTES);
+      if (exact.isEmpty()) {
+        // Not valid UTF-8, or far beyond any limit: rewriting it could lose what it holds.
+        return Optional.empty();
+      }
+      before = exact.get();
     } catch (NoSuchFileException none) {
       before = "";
     }

@@ -1,12 +1,11 @@
 package dev.teammemory.daemon.hook;
 
-import static java.util.Objects.requireNonNull;
-
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.teammemory.daemon.command.EngineCommand;
 import dev.teammemory.daemon.command.UserError;
 import dev.teammemory.daemon.files.AtomicFiles;
 import dev.teammemory.daemon.home.Environment;
@@ -20,14 +19,12 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermission;
+import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code tmem hook install}: adds the four hooks to the user's Claude Code settings ({@code
@@ -43,13 +40,9 @@ import picocli.CommandLine.Spec;
       "The previous settings are kept as settings.json.bak."
     },
     mixinStandardHelpOptions = true)
-public final class HookInstallCommand implements Callable<Integer> {
+public final class HookInstallCommand extends EngineCommand {
 
   static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-
-  private final Environment environment;
-
-  @Spec CommandSpec spec;
 
   @Option(
       names = "--command",
@@ -68,7 +61,7 @@ public final class HookInstallCommand implements Callable<Integer> {
   }
 
   public HookInstallCommand(Environment environment) {
-    this.environment = requireNonNull(environment, "environment is null");
+    super(environment, Clock.systemUTC());
   }
 
   @Override
@@ -86,7 +79,7 @@ public final class HookInstallCommand implements Callable<Integer> {
               + unexpectedShape.getMessage()
               + "; fix it by hand first; nothing was changed");
     }
-    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter out = out();
     if (dryRun) {
       out.println(JSON.writeValueAsString(settings));
       return 0;
@@ -109,11 +102,7 @@ public final class HookInstallCommand implements Callable<Integer> {
       name = "uninstall",
       description = "Remove tmem's hooks from your Claude Code settings, keeping everything else.",
       mixinStandardHelpOptions = true)
-  public static final class Uninstall implements Callable<Integer> {
-
-    private final Environment environment;
-
-    @Spec CommandSpec spec;
+  public static final class Uninstall extends EngineCommand {
 
     @Option(
         names = "--command",
@@ -127,7 +116,7 @@ public final class HookInstallCommand implements Callable<Integer> {
     }
 
     public Uninstall(Environment environment) {
-      this.environment = requireNonNull(environment, "environment is null");
+      super(environment, Clock.systemUTC());
     }
 
     @Override

@@ -5,14 +5,13 @@ import static java.util.Objects.requireNonNull;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.teammemory.daemon.files.AtomicFiles;
 import dev.teammemory.daemon.memory.ClaudeLayout;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.Optional;
@@ -70,18 +69,7 @@ public final class NotesProgressStore {
     root.put("lastSummarizedMessage", progress.lastSummarizedMessage().orElse(null));
     root.put("lastUpdate", progress.lastUpdate().map(Instant::toString).orElse(null));
     Path target = file(notes);
-    Path temporary = Files.createTempFile(directory, "progress", ".tmp");
-    try {
-      Files.writeString(temporary, root.toString(), StandardCharsets.UTF_8);
-      try {
-        Files.move(
-            temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      } catch (AtomicMoveNotSupportedException notAtomic) {
-        Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING);
-      }
-    } finally {
-      Files.deleteIfExists(temporary);
-    }
+    AtomicFiles.write(target, root.toString());
   }
 
   private Path file(Path notes) {

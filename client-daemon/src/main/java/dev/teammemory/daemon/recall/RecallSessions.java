@@ -6,14 +6,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.teammemory.daemon.files.AtomicFiles;
 import dev.teammemory.daemon.memory.ClaudeLayout;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.HashSet;
 import java.util.Set;
 
@@ -62,18 +61,7 @@ final class RecallSessions {
     ArrayNode paths = root.putArray("surfaced");
     surfaced.paths().stream().map(Path::toString).sorted().forEach(paths::add);
     root.put("bytes", surfaced.bytes());
-    Path temporary = Files.createTempFile(directory, sessionId, ".tmp");
-    try {
-      Files.writeString(temporary, root.toString(), StandardCharsets.UTF_8);
-      try {
-        Files.move(
-            temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      } catch (AtomicMoveNotSupportedException notAtomic) {
-        Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING);
-      }
-    } finally {
-      Files.deleteIfExists(temporary);
-    }
+    AtomicFiles.write(file, root.toString());
   }
 
   private Path file(String sessionId) {

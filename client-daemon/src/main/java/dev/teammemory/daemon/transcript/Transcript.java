@@ -77,6 +77,27 @@ public record Transcript(List<TranscriptEntry> entries, List<Integer> unreadable
     return new Transcript(entries, unreadable);
   }
 
+  /**
+   * Why {@link #currentContext()} is empty, in words: a transcript that was compacted and has had
+   * nothing since, one with no readable line at all (not a transcript, or a binary file), or one
+   * without messages.
+   */
+  public String whyNoMessages() {
+    if (conversation().stream().anyMatch(TranscriptEntry::isCompactBoundary)) {
+      return "the transcript has no messages since its last compaction";
+    }
+    if (entries.isEmpty() && !unreadableLines.isEmpty()) {
+      return "the transcript has no messages: none of its "
+          + unreadableLines.size()
+          + (unreadableLines.size() == 1 ? " line is" : " lines are")
+          + " a JSON object (is it a session's .jsonl transcript?)";
+    }
+    if (entries.isEmpty()) {
+      return "the transcript is empty";
+    }
+    return "the transcript has no messages yet";
+  }
+
   /** The session id the entries name, if any does. */
   public Optional<String> sessionId() {
     return entries.stream().flatMap(entry -> entry.sessionId().stream()).findFirst();
