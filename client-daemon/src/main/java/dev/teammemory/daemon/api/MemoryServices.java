@@ -33,6 +33,9 @@ final class MemoryServices {
 
   static final ObjectMapper JSON = new ObjectMapper();
 
+  /** A session's notes as the API and MCP answer them. */
+  record SessionNotesAnswer(String session, String notes, String content) {}
+
   /** A request the caller got wrong; the message says which field and why. */
   static final class BadRequest extends Exception {
     BadRequest(String message) {
@@ -86,12 +89,8 @@ final class MemoryServices {
     if (read.isEmpty()) {
       return Optional.empty();
     }
-    String content = read.get();
-    ObjectNode json = JSON.createObjectNode();
-    json.put("session", session);
-    json.put("notes", file.toString());
-    json.put("content", content);
-    return Optional.of(json);
+    return Optional.of(
+        JSON.valueToTree(new SessionNotesAnswer(session, file.toString(), read.get())));
   }
 
   /**

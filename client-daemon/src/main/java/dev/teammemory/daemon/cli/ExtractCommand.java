@@ -2,8 +2,6 @@ package dev.teammemory.daemon.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.teammemory.daemon.command.EngineCommand;
 import dev.teammemory.daemon.command.FormatOption;
 import dev.teammemory.daemon.command.ProjectDirectoryOption;
@@ -39,7 +37,9 @@ import picocli.CommandLine.Option;
 public final class ExtractCommand extends EngineCommand {
 
   private static final ObjectMapper JSON =
-      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+      new ObjectMapper()
+          .enable(SerializationFeature.INDENT_OUTPUT)
+          .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
 
   @Mixin TranscriptOption transcript;
 
@@ -68,7 +68,7 @@ public final class ExtractCommand extends EngineCommand {
     ExtractionOutcome outcome = Extraction.afterTurn(inProject, model, clock, transcriptFile);
     PrintWriter out = out();
     switch (format.value()) {
-      case json -> out.println(JSON.writeValueAsString(json(outcome)));
+      case json -> out.println(JSON.writeValueAsString(outcome));
       case text -> {
         out.print(text(outcome));
         out.flush();
@@ -138,41 +138,5 @@ public final class ExtractCommand extends EngineCommand {
           text.append("failed: ").append(failed.reason()).append('\n');
     }
     return text.toString();
-  }
-
-  static ObjectNode json(ExtractionOutcome outcome) {
-    ObjectNode json = JSON.createObjectNode();
-    switch (outcome) {
-      case ExtractionOutcome.Extracted extracted -> {
-        json.put("outcome", "extracted");
-        json.put("writer", extracted.writer());
-        json.put("messages", extracted.messages());
-        json.put("trailingRuns", extracted.trailingRuns());
-        ArrayNode changes = json.putArray("changes");
-        extracted
-            .changes()
-            .forEach(
-                change ->
-                    changes
-                        .addObject()
-                        .put("file", change.file().toString())
-                        .put("change", change.change()));
-        ArrayNode refusals = json.putArray("refusals");
-        extracted
-            .refusals()
-            .forEach(
-                refusal ->
-                    refusals
-                        .addObject()
-                        .put("reason", refusal.reason())
-                        .put("excerpt", refusal.excerpt()));
-      }
-      case ExtractionOutcome.Skipped skipped ->
-          json.put("outcome", "skipped").put("reason", skipped.reason());
-      case ExtractionOutcome.Coalesced coalesced -> json.put("outcome", "coalesced");
-      case ExtractionOutcome.Failed failed ->
-          json.put("outcome", "failed").put("reason", failed.reason());
-    }
-    return json;
   }
 }

@@ -31,6 +31,26 @@ public final class MemoryCommand {
   static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   /** {@code tmem memory path}. */
+  /** A memory command for a project: {@code --cwd} and {@code --format}. */
+  abstract static class InProject extends EngineCommand {
+
+    @Mixin ProjectDirectoryOption cwd;
+    @Mixin FormatOption format;
+
+    InProject(Environment environment) {
+      super(environment, Clock.systemUTC());
+    }
+
+    @Override
+    public final Integer call() throws IOException {
+      return print(MemoryLocation.resolve(cwd.inProject(environment)), out(), err());
+    }
+
+    /** Prints what the command shows of the project's memory. */
+    abstract Integer print(MemoryLocation location, PrintWriter out, PrintWriter err)
+        throws IOException;
+  }
+
   @Command(
       name = "path",
       description = {
@@ -39,24 +59,18 @@ public final class MemoryCommand {
             + " settings, else <config home>/projects/<git root>/memory."
       },
       mixinStandardHelpOptions = true)
-  public static final class PathCommand extends EngineCommand {
-
-    @Mixin ProjectDirectoryOption cwd;
-    @Mixin FormatOption format;
+  public static final class PathCommand extends InProject {
 
     public PathCommand() {
       this(Environment.system());
     }
 
     public PathCommand(Environment environment) {
-      super(environment, Clock.systemUTC());
+      super(environment);
     }
 
     @Override
-    public Integer call() throws IOException {
-      MemoryLocation location = MemoryLocation.resolve(cwd.inProject(environment));
-      PrintWriter out = out();
-      PrintWriter err = err();
+    Integer print(MemoryLocation location, PrintWriter out, PrintWriter err) throws IOException {
       switch (format.value()) {
         case json -> {
           ObjectNode json = JSON.createObjectNode();
@@ -88,24 +102,18 @@ public final class MemoryCommand {
         "The team index (team/MEMORY.md) follows when team memory is in use."
       },
       mixinStandardHelpOptions = true)
-  public static final class IndexCommand extends EngineCommand {
-
-    @Mixin ProjectDirectoryOption cwd;
-    @Mixin FormatOption format;
+  public static final class IndexCommand extends InProject {
 
     public IndexCommand() {
       this(Environment.system());
     }
 
     public IndexCommand(Environment environment) {
-      super(environment, Clock.systemUTC());
+      super(environment);
     }
 
     @Override
-    public Integer call() throws IOException {
-      MemoryLocation location = MemoryLocation.resolve(cwd.inProject(environment));
-      PrintWriter out = out();
-      PrintWriter err = err();
+    Integer print(MemoryLocation location, PrintWriter out, PrintWriter err) throws IOException {
       Optional<MemoryIndex> personal =
           location.enabled() ? load(location.index()) : Optional.empty();
       Optional<MemoryIndex> team =

@@ -97,7 +97,7 @@ public final class NotesCommand {
           new SessionNotes(layout, model, clock).update(transcriptFile, notesFile, force);
       PrintWriter out = out();
       if (format.value() == OutputFormat.json) {
-        out.println(JSON.writeValueAsString(json(outcome)));
+        out.println(JSON.writeValueAsString(outcome));
       }
       return switch (outcome) {
         case NotesOutcome.Updated updated -> {
@@ -128,30 +128,6 @@ public final class NotesCommand {
         case NotesOutcome.Failed failed ->
             throw UserError.problem("could not update " + failed.notes() + ": " + failed.reason());
       };
-    }
-
-    private static ObjectNode json(NotesOutcome outcome) {
-      ObjectNode json = JSON.createObjectNode();
-      json.put("notes", outcome.notes().toString());
-      switch (outcome) {
-        case NotesOutcome.Updated updated -> {
-          json.put("outcome", "updated");
-          json.put("tokens", updated.tokens());
-          json.put("writer", updated.writer());
-          json.put("lastSummarizedMessage", updated.lastSummarizedMessage().orElse(null));
-        }
-        case NotesOutcome.NotDue notDue -> {
-          json.put("outcome", "not-due");
-          json.put("tokens", notDue.tokens());
-          json.put("reason", notDue.reason());
-        }
-        case NotesOutcome.Busy busy -> json.put("outcome", "busy");
-        case NotesOutcome.Failed failed -> {
-          json.put("outcome", "failed");
-          json.put("reason", failed.reason());
-        }
-      }
-      return json;
     }
   }
 

@@ -6,6 +6,7 @@ import dev.teammemory.daemon.memory.MemoryHeader;
 import dev.teammemory.daemon.memory.MemoryIndex;
 import dev.teammemory.daemon.memory.MemoryLocation;
 import dev.teammemory.daemon.memory.MemoryScan;
+import dev.teammemory.daemon.memory.WordOverlap;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -105,7 +106,7 @@ final class OfflineConsolidation {
           changes.add(
               PlannedChange.delete(
                   older.file(), "exact duplicate of " + survivor.file().getFileName()));
-        } else if (similarity(words(survivorBody), words(older.body())) * 100
+        } else if (WordOverlap.similarity(words(survivorBody), words(older.body())) * 100
             >= NEAR_DUPLICATE_PERCENT) {
           bodies.put(survivor.file(), merged(survivorBody, older.body()));
           deleted.add(older.file());
@@ -343,16 +344,5 @@ final class OfflineConsolidation {
       }
     }
     return words;
-  }
-
-  static double similarity(Set<String> a, Set<String> b) {
-    if (a.isEmpty() || b.isEmpty()) {
-      return 0;
-    }
-    Set<String> both = new HashSet<>(a);
-    both.retainAll(b);
-    Set<String> either = new HashSet<>(a);
-    either.addAll(b);
-    return (double) both.size() / either.size();
   }
 }

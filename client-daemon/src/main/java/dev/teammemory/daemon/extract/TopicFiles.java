@@ -8,6 +8,7 @@ import dev.teammemory.daemon.memory.MemoryHeader;
 import dev.teammemory.daemon.memory.MemoryLocation;
 import dev.teammemory.daemon.memory.MemoryScan;
 import dev.teammemory.daemon.memory.MemoryType;
+import dev.teammemory.daemon.memory.WordOverlap;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -171,7 +172,7 @@ final class TopicFiles {
         return Optional.of(header.file());
       }
       double score =
-          similarity(
+          WordOverlap.similarity(
               words, words(header.description().orElse("") + " " + header.name().orElse("")));
       if (score >= SAME_TOPIC && score > bestScore) {
         best = header.file();
@@ -179,18 +180,6 @@ final class TopicFiles {
       }
     }
     return Optional.ofNullable(best);
-  }
-
-  /** Overlap of two word sets (Jaccard), 0 when either is empty. */
-  static double similarity(Set<String> a, Set<String> b) {
-    if (a.isEmpty() || b.isEmpty()) {
-      return 0;
-    }
-    Set<String> both = new HashSet<>(a);
-    both.retainAll(b);
-    Set<String> either = new HashSet<>(a);
-    either.addAll(b);
-    return (double) both.size() / either.size();
   }
 
   static Set<String> words(String text) {

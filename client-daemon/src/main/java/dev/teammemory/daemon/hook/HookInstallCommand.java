@@ -23,6 +23,7 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -69,16 +70,7 @@ public final class HookInstallCommand extends EngineCommand {
     Path settingsFile = ClaudeLayout.of(environment).userSettings();
     String prefix = command != null ? command.strip() : runningJarCommand();
     ObjectNode settings = readSettings(settingsFile);
-    List<String> added;
-    try {
-      added = HookSettings.install(settings, prefix);
-    } catch (IllegalArgumentException unexpectedShape) {
-      throw UserError.problem(
-          settingsFile
-              + ": "
-              + unexpectedShape.getMessage()
-              + "; fix it by hand first; nothing was changed");
-    }
+    List<String> added = changed(settingsFile, () -> HookSettings.install(settings, prefix));
     PrintWriter out = out();
     if (dryRun) {
       out.println(JSON.writeValueAsString(settings));
@@ -95,6 +87,19 @@ public final class HookInstallCommand extends EngineCommand {
     }
     out.println("start a new Claude Code session for them to take effect");
     return 0;
+  }
+
+  /** Applies a change to the settings; a shape tmem does not understand is left unchanged. */
+  static <T> T changed(Path settingsFile, Supplier<T> change) {
+    try {
+      return change.get();
+    } catch (IllegalArgumentException unexpectedShape) {
+      throw UserError.problem(
+          settingsFile
+              + ": "
+              + unexpectedShape.getMessage()
+              + "; fix it by hand first; nothing was changed");
+    }
   }
 
   /** {@code tmem hook uninstall}: takes the hooks out again. */
@@ -124,16 +129,7 @@ public final class HookInstallCommand extends EngineCommand {
       Path settingsFile = ClaudeLayout.of(environment).userSettings();
       String prefix = command != null ? command.strip() : runningJarCommand();
       ObjectNode settings = readSettings(settingsFile);
-      int removed;
-      try {
-        removed = HookSettings.uninstall(settings, prefix);
-      } catch (IllegalArgumentException unexpectedShape) {
-        throw UserError.problem(
-            settingsFile
-                + ": "
-                + unexpectedShape.getMessage()
-                + "; fix it by hand first; nothing was changed");
-      }
+      int removed = changed(settingsFile, () -> HookSettings.uninstall(settings, prefix));
       if (removed == 0) {
         spec.commandLine()
             .getOut()

@@ -6,11 +6,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.teammemory.daemon.files.AtomicFiles;
+import dev.teammemory.daemon.files.StateFiles;
 import dev.teammemory.daemon.memory.ClaudeLayout;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -39,18 +38,12 @@ public final class NotesProgressStore {
   }
 
   public NotesProgress load(Path notes) {
-    JsonNode root;
-    try {
-      root = JSON.readTree(Files.readString(file(notes), StandardCharsets.UTF_8));
-    } catch (NoSuchFileException first) {
-      return NotesProgress.NONE;
-    } catch (IOException corrupt) {
-      // Losing the progress only means the next update is judged as a first one.
+    // Losing the progress only means the next update is judged as a first one.
+    Optional<JsonNode> read = StateFiles.readObject(file(notes));
+    if (read.isEmpty()) {
       return NotesProgress.NONE;
     }
-    if (root == null || !root.isObject()) {
-      return NotesProgress.NONE;
-    }
+    JsonNode root = read.get();
     return new NotesProgress(
         root.path("initialized").asBoolean(false),
         Math.max(0, root.path("tokensAtLastUpdate").asLong(0)),

@@ -7,13 +7,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.teammemory.daemon.files.AtomicFiles;
+import dev.teammemory.daemon.files.StateFiles;
 import dev.teammemory.daemon.memory.ClaudeLayout;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.HashSet;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -33,18 +33,12 @@ final class RecallSessions {
 
   SurfacedMemories load(String sessionId) throws IOException {
     Path file = file(sessionId);
-    JsonNode root;
-    try {
-      root = JSON.readTree(Files.readString(file, StandardCharsets.UTF_8));
-    } catch (NoSuchFileException first) {
-      return SurfacedMemories.NONE;
-    } catch (IOException corrupt) {
-      // A torn state file only loses what was surfaced; recall starts the session afresh.
+    // A lost or torn record only loses what was surfaced; recall starts the session afresh.
+    Optional<JsonNode> read = StateFiles.readObject(file);
+    if (read.isEmpty()) {
       return SurfacedMemories.NONE;
     }
-    if (root == null || !root.isObject()) {
-      return SurfacedMemories.NONE;
-    }
+    JsonNode root = read.get();
     Set<Path> paths = new HashSet<>();
     for (JsonNode path : root.path("surfaced")) {
       if (path.isTextual()) {

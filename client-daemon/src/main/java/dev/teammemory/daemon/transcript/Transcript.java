@@ -2,14 +2,11 @@ package dev.teammemory.daemon.transcript;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.teammemory.daemon.files.TextFiles;
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.Reader;
 import java.io.StringReader;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -38,13 +35,7 @@ public record Transcript(List<TranscriptEntry> entries, List<Integer> unreadable
   /** Reads a transcript file; bytes that are not UTF-8 are replaced rather than rejected. */
   public static Transcript read(Path file) throws IOException {
     requireNonNull(file, "file is null");
-    try (Reader reader =
-        new InputStreamReader(
-            Files.newInputStream(file),
-            StandardCharsets.UTF_8
-                .newDecoder()
-                .onMalformedInput(CodingErrorAction.REPLACE)
-                .onUnmappableCharacter(CodingErrorAction.REPLACE))) {
+    try (Reader reader = TextFiles.reader(file)) {
       return read(reader);
     }
   }
