@@ -2,12 +2,15 @@ package dev.teammemory.daemon.compact;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.teammemory.daemon.files.TextFiles;
 import dev.teammemory.daemon.transcript.ContentBlock;
 import dev.teammemory.daemon.transcript.Tokens;
 import dev.teammemory.daemon.transcript.TranscriptEntry;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -30,6 +33,9 @@ final class RestoredFiles {
   static final long MAX_TOKENS_PER_FILE = 5_000;
   static final long MAX_TOKENS_TOTAL = 50_000;
   private static final int MAX_CHARACTERS_PER_FILE = (int) MAX_TOKENS_PER_FILE * 4;
+
+  /** Enough bytes for {@link #MAX_CHARACTERS_PER_FILE} characters and the lines after the cut. */
+  private static final int MAX_BYTES_READ = MAX_CHARACTERS_PER_FILE * 4 + 4;
 
   /** One file as it is given back to the agent. */
   record RestoredFile(Path path, String content, long tokens, boolean truncated) {
@@ -103,17 +109,24 @@ final class RestoredFiles {
       return null;
     }
     String text;
+    long size;
     try {
-      byte[] bytes = Files.readAllBytes(path);
-      text =
+      // Only what can be restored is read, however large the file (the agent may have read a
+      // multi-gigabyte log): a character is at most four bytes.
+      size = Files.size(path);
+      byte[] bytes = TextFiles.headBytes(path, MAX_BYTES_READ);
+      boolean complete = bytes.length < MAX_BYTES_READ || size <= bytes.length;
+      CharsetDecoder decoder =
           StandardCharsets.UTF_8
               .newDecoder()
               .onMalformedInput(CodingErrorAction.REPORT)
-              .onUnmappableCharacter(CodingErrorAction.REPORT)
-              .decode(ByteBuffer.wrap(bytes))
-              .toString();
-    } catch (CharacterCodingException binary) {
-      return null;
+              .onUnmappableCharacter(CodingErrorAction.REPORT);
+      CharBuffer chars = CharBuffer.allocate(bytes.length + 1);
+      CoderResult result = decoder.decode(ByteBuffer.wrap(bytes), chars, complete);
+      if (result.isError()) {
+        return null;
+      }
+      text = chars.flip().toString();
     } catch (IOException unreadable) {
       return null;
     }
@@ -125,12 +138,19 @@ final class RestoredFiles {
       int cut = text.lastIndexOf('\n', MAX_CHARACTERS_PER_FILE);
       int end = cut > 0 ? cut : MAX_CHARACTERS_PER_FILE;
       long remainingLines = text.substring(end).lines().count();
+      boolean readWhole = size <= MAX_BYTES_READ;
       text =
           text.substring(0, end)
               + "\n[... file truncated after compaction: "
-              + remainingLines
-              + " more lines; read the file for the rest ...]";
+              + (readWhole
+                  ? remainingLines + " more lines"
+                  : "about " + (size - utf8Bytes(text.substring(0, end))) + " more bytes")
+              + "; read the file for the rest ...]";
     }
     return new RestoredFile(path, text, Tokens.rough(text), truncated);
+  }
+
+  private static long utf8Bytes(String text) {
+    return text.getBytes(StandardCharsets.UTF_8).length;
   }
 }
