@@ -1,7 +1,6 @@
 package dev.teammemory.daemon.api;
 
-import static java.util.Objects.requireNonNull;
-
+import dev.teammemory.daemon.command.EngineCommand;
 import dev.teammemory.daemon.files.AtomicFiles;
 import dev.teammemory.daemon.home.Environment;
 import dev.teammemory.daemon.memory.ClaudeLayout;
@@ -12,12 +11,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code tmem api}: the local API for other agents, in the foreground. */
 @Command(
@@ -29,12 +25,7 @@ import picocli.CommandLine.Spec;
           + " and the address in <state>/api.json."
     },
     mixinStandardHelpOptions = true)
-public final class ApiCommand implements Callable<Integer> {
-
-  private final Environment environment;
-  private final Clock clock;
-
-  @Spec CommandSpec spec;
+public final class ApiCommand extends EngineCommand {
 
   @Option(
       names = "--port",
@@ -48,8 +39,7 @@ public final class ApiCommand implements Callable<Integer> {
   }
 
   public ApiCommand(Environment environment, Clock clock) {
-    this.environment = requireNonNull(environment, "environment is null");
-    this.clock = requireNonNull(clock, "clock is null");
+    super(environment, clock);
   }
 
   @Override
@@ -90,7 +80,7 @@ public final class ApiCommand implements Callable<Integer> {
                   stopped.countDown();
                 },
                 "tmem-api-stop"));
-    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter out = out();
     out.println(
         "tmem api listening on "
             + api.url()

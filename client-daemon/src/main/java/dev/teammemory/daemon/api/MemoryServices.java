@@ -11,13 +11,12 @@ import dev.teammemory.daemon.compact.CompactionRequest;
 import dev.teammemory.daemon.home.Environment;
 import dev.teammemory.daemon.memory.ClaudeLayout;
 import dev.teammemory.daemon.model.LanguageModel;
+import dev.teammemory.daemon.notes.SessionNotes;
 import dev.teammemory.daemon.recall.RecallReport;
 import dev.teammemory.daemon.recall.SessionRecall;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -33,6 +32,9 @@ import java.util.Optional;
 final class MemoryServices {
 
   static final ObjectMapper JSON = new ObjectMapper();
+
+  /** A session's notes as the API and MCP answer them. */
+  record SessionNotesAnswer(String session, String notes, String content) {}
 
   /** A request the caller got wrong; the message says which field and why. */
   static final class BadRequest extends Exception {
@@ -83,17 +85,12 @@ final class MemoryServices {
     checkSession(session);
     Path project = cwd.isPresent() ? absolute("cwd", cwd.get()) : environment.workingDirectory();
     Path file = ClaudeLayout.of(environment).sessionNotes(project, session);
-    String content;
-    try {
-      content = Files.readString(file, StandardCharsets.UTF_8);
-    } catch (NoSuchFileException none) {
+    Optional<String> read = SessionNotes.read(file);
+    if (read.isEmpty()) {
       return Optional.empty();
     }
-    ObjectNode json = JSON.createObjectNode();
-    json.put("session", session);
-    json.put("notes", file.toString());
-    json.put("content", content);
-    return Optional.of(json);
+    return Optional.of(
+        JSON.valueToTree(new SessionNotesAnswer(session, file.toString(), read.get())));
   }
 
   /**

@@ -1,9 +1,8 @@
 package dev.teammemory.daemon.cli;
 
-import static java.util.Objects.requireNonNull;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.teammemory.daemon.command.EngineCommand;
 import dev.teammemory.daemon.command.OutputFormat;
 import dev.teammemory.daemon.command.TranscriptOption;
 import dev.teammemory.daemon.command.UserError;
@@ -11,22 +10,19 @@ import dev.teammemory.daemon.compact.Compaction;
 import dev.teammemory.daemon.compact.CompactionLimits;
 import dev.teammemory.daemon.compact.CompactionOutcome;
 import dev.teammemory.daemon.compact.CompactionRequest;
+import dev.teammemory.daemon.files.AtomicFiles;
 import dev.teammemory.daemon.home.Environment;
 import dev.teammemory.daemon.memory.ClaudeLayout;
 import dev.teammemory.daemon.model.LanguageModel;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code tmem compact}: a session's conversation, compacted, in the transcript's JSONL shapes. */
 @Command(
@@ -41,14 +37,10 @@ import picocli.CommandLine.Spec;
       "Text output is the JSONL (redirect it, or use --output); a report goes to stderr."
     },
     mixinStandardHelpOptions = true)
-public final class CompactCommand implements Callable<Integer> {
+public final class CompactCommand extends EngineCommand {
 
   static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-  private final Environment environment;
-  private final Clock clock;
-
-  @Spec CommandSpec spec;
   @Mixin TranscriptOption transcript;
 
   @Option(
@@ -109,25 +101,20 @@ public final class CompactCommand implements Callable<Integer> {
   }
 
   public CompactCommand(Environment environment, Clock clock) {
-    this.environment = requireNonNull(environment, "environment is null");
-    this.clock = requireNonNull(clock, "clock is null");
+    super(environment, clock);
   }
 
   @Override
   public Integer call() throws IOException {
     Path transcriptFile = transcript.file(environment);
+    Optional<Path> target = outputFile();
     CompactionLimits limits;
     try {
       limits = new CompactionLimits(contextWindow, maxOutput);
     } catch (IllegalArgumentException invalid) {
       throw UserError.usage("--context-window/--max-output: " + invalid.getMessage());
     }
-    LanguageModel model;
-    try {
-      model = LanguageModel.fromEnvironment(environment.variables());
-    } catch (IllegalArgumentException misconfigured) {
-      throw UserError.usage(misconfigured.getMessage() + "; fix the variable or unset it");
-    }
+    LanguageModel model = model();
     CompactionRequest request =
         new CompactionRequest(
             transcriptFile,
@@ -138,12 +125,10 @@ public final class CompactCommand implements Callable<Integer> {
             Optional.ofNullable(instructions));
     CompactionOutcome outcome =
         new Compaction(ClaudeLayout.of(environment), model, clock).compact(request);
-    PrintWriter out = spec.commandLine().getOut();
-    PrintWriter err = spec.commandLine().getErr();
-    if (outcome instanceof CompactionOutcome.Compacted compacted && output != null) {
-      Path target = environment.workingDirectory().resolve(output);
-      Files.writeString(
-          target, String.join("\n", compacted.lines()) + "\n", StandardCharsets.UTF_8);
+    PrintWriter out = out();
+    PrintWriter err = err();
+    if (outcome instanceof CompactionOutcome.Compacted compacted && target.isPresent()) {
+      AtomicFiles.write(target.get(), String.join("\n", compacted.lines()) + "\n");
     }
     if (format == OutputFormat.json) {
       out.println(JSON.writeValueAsString(outcome));
@@ -183,6 +168,29 @@ public final class CompactCommand implements Callable<Integer> {
         throw UserError.problem("could not compact " + transcriptFile + ": " + failed.reason());
       }
     };
+  }
+
+  /** {@code --output}, checked before any work: a folder, or a file in no folder, is refused. */
+  private Optional<Path> outputFile() {
+    if (output == null) {
+      return Optional.empty();
+    }
+    Path target = environment.workingDirectory().resolve(output);
+    if (Files.isDirectory(target)) {
+      throw UserError.usage(
+          "--output " + output + " is a folder; give the file to write the conversation to");
+    }
+    if (Files.exists(target) && !Files.isRegularFile(target)) {
+      throw UserError.usage(
+          "--output "
+              + output
+              + " is not a regular file; give the file to write the conversation to");
+    }
+    if (target.getParent() != null && !Files.isDirectory(target.getParent())) {
+      throw UserError.usage(
+          "--output " + output + ": the folder " + target.getParent() + " does not exist");
+    }
+    return Optional.of(target);
   }
 
   static String report(CompactionOutcome.Compacted compacted) {

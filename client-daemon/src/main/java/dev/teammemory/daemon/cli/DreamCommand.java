@@ -1,11 +1,10 @@
 package dev.teammemory.daemon.cli;
 
-import static java.util.Objects.requireNonNull;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.teammemory.daemon.command.EngineCommand;
 import dev.teammemory.daemon.command.FormatOption;
 import dev.teammemory.daemon.command.OutputFormat;
 import dev.teammemory.daemon.command.ProjectDirectoryOption;
@@ -25,16 +24,13 @@ import java.io.PrintWriter;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code tmem dream}: consolidates auto memory, shows where consolidation stands, or plans it. */
 @Command(
@@ -48,18 +44,13 @@ import picocli.CommandLine.Spec;
           + " index limits enforced."
     },
     mixinStandardHelpOptions = true)
-public final class DreamCommand implements Callable<Integer> {
+public final class DreamCommand extends EngineCommand {
 
   private static final ObjectMapper JSON =
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   /** How long Ctrl-C waits for a running phase to stop and roll back. */
   private static final Duration CANCEL_GRACE = Duration.ofSeconds(10);
-
-  private final Environment environment;
-  private final Clock clock;
-
-  @Spec CommandSpec spec;
 
   @ArgGroup(exclusive = true)
   Action action;
@@ -89,8 +80,7 @@ public final class DreamCommand implements Callable<Integer> {
   }
 
   public DreamCommand(Environment environment, Clock clock) {
-    this.environment = requireNonNull(environment, "environment is null");
-    this.clock = requireNonNull(clock, "clock is null");
+    super(environment, clock);
   }
 
   @Override
@@ -98,14 +88,9 @@ public final class DreamCommand implements Callable<Integer> {
     Environment project = cwd.inProject(environment);
     MemoryLocation location = MemoryLocation.resolve(project);
     boolean dailyLog = DailyLogMode.of(project, location).enabled();
-    LanguageModel model;
-    try {
-      model = LanguageModel.fromEnvironment(environment.variables());
-    } catch (IllegalArgumentException misconfigured) {
-      throw UserError.usage(misconfigured.getMessage() + "; fix the variable or unset it");
-    }
-    PrintWriter out = spec.commandLine().getOut();
-    PrintWriter err = spec.commandLine().getErr();
+    LanguageModel model = model();
+    PrintWriter out = out();
+    PrintWriter err = err();
     Dream dream =
         new Dream(
             ClaudeLayout.of(environment),

@@ -1,15 +1,11 @@
 package dev.teammemory.daemon.cli;
 
-import static java.util.Objects.requireNonNull;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.teammemory.daemon.command.EngineCommand;
 import dev.teammemory.daemon.command.FormatOption;
 import dev.teammemory.daemon.command.ProjectDirectoryOption;
 import dev.teammemory.daemon.command.TranscriptOption;
-import dev.teammemory.daemon.command.UserError;
 import dev.teammemory.daemon.extract.Extraction;
 import dev.teammemory.daemon.extract.ExtractionOutcome;
 import dev.teammemory.daemon.home.Environment;
@@ -21,12 +17,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code tmem extract}: saves what the latest turn of a session is worth remembering. */
 @Command(
@@ -41,15 +34,13 @@ import picocli.CommandLine.Spec;
           + " extraction runs are coalesced into one more run."
     },
     mixinStandardHelpOptions = true)
-public final class ExtractCommand implements Callable<Integer> {
+public final class ExtractCommand extends EngineCommand {
 
   private static final ObjectMapper JSON =
-      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+      new ObjectMapper()
+          .enable(SerializationFeature.INDENT_OUTPUT)
+          .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS);
 
-  private final Environment environment;
-  private final Clock clock;
-
-  @Spec CommandSpec spec;
   @Mixin TranscriptOption transcript;
 
   @Option(
@@ -65,8 +56,7 @@ public final class ExtractCommand implements Callable<Integer> {
   }
 
   public ExtractCommand(Environment environment, Clock clock) {
-    this.environment = requireNonNull(environment, "environment is null");
-    this.clock = requireNonNull(clock, "clock is null");
+    super(environment, clock);
   }
 
   @Override
@@ -74,16 +64,11 @@ public final class ExtractCommand implements Callable<Integer> {
     Path transcriptFile = transcript.file(environment);
     Path project = projectDirectory(environment, cwd, transcriptFile);
     Environment inProject = environment.withWorkingDirectory(project);
-    LanguageModel model;
-    try {
-      model = LanguageModel.fromEnvironment(environment.variables());
-    } catch (IllegalArgumentException misconfigured) {
-      throw UserError.usage(misconfigured.getMessage() + "; fix the variable or unset it");
-    }
+    LanguageModel model = model();
     ExtractionOutcome outcome = Extraction.afterTurn(inProject, model, clock, transcriptFile);
-    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter out = out();
     switch (format.value()) {
-      case json -> out.println(JSON.writeValueAsString(json(outcome)));
+      case json -> out.println(JSON.writeValueAsString(outcome));
       case text -> {
         out.print(text(outcome));
         out.flush();
@@ -153,41 +138,5 @@ public final class ExtractCommand implements Callable<Integer> {
           text.append("failed: ").append(failed.reason()).append('\n');
     }
     return text.toString();
-  }
-
-  static ObjectNode json(ExtractionOutcome outcome) {
-    ObjectNode json = JSON.createObjectNode();
-    switch (outcome) {
-      case ExtractionOutcome.Extracted extracted -> {
-        json.put("outcome", "extracted");
-        json.put("writer", extracted.writer());
-        json.put("messages", extracted.messages());
-        json.put("trailingRuns", extracted.trailingRuns());
-        ArrayNode changes = json.putArray("changes");
-        extracted
-            .changes()
-            .forEach(
-                change ->
-                    changes
-                        .addObject()
-                        .put("file", change.file().toString())
-                        .put("change", change.change()));
-        ArrayNode refusals = json.putArray("refusals");
-        extracted
-            .refusals()
-            .forEach(
-                refusal ->
-                    refusals
-                        .addObject()
-                        .put("reason", refusal.reason())
-                        .put("excerpt", refusal.excerpt()));
-      }
-      case ExtractionOutcome.Skipped skipped ->
-          json.put("outcome", "skipped").put("reason", skipped.reason());
-      case ExtractionOutcome.Coalesced coalesced -> json.put("outcome", "coalesced");
-      case ExtractionOutcome.Failed failed ->
-          json.put("outcome", "failed").put("reason", failed.reason());
-    }
-    return json;
   }
 }

@@ -1,26 +1,24 @@
 package dev.teammemory.daemon.cli;
 
-import static java.util.Objects.requireNonNull;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.teammemory.daemon.command.EngineCommand;
 import dev.teammemory.daemon.command.FormatOption;
 import dev.teammemory.daemon.command.ProjectDirectoryOption;
 import dev.teammemory.daemon.command.UserError;
+import dev.teammemory.daemon.files.FailureWords;
 import dev.teammemory.daemon.home.Environment;
 import dev.teammemory.daemon.memory.MemoryIndex;
 import dev.teammemory.daemon.memory.MemoryLocation;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
-import picocli.CommandLine.Spec;
 
 /** {@code tmem memory path|index}: where auto memory lives and what an agent is given of it. */
 @Command(
@@ -33,6 +31,26 @@ public final class MemoryCommand {
   static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
   /** {@code tmem memory path}. */
+  /** A memory command for a project: {@code --cwd} and {@code --format}. */
+  abstract static class InProject extends EngineCommand {
+
+    @Mixin ProjectDirectoryOption cwd;
+    @Mixin FormatOption format;
+
+    InProject(Environment environment) {
+      super(environment, Clock.systemUTC());
+    }
+
+    @Override
+    public final Integer call() throws IOException {
+      return print(MemoryLocation.resolve(cwd.inProject(environment)), out(), err());
+    }
+
+    /** Prints what the command shows of the project's memory. */
+    abstract Integer print(MemoryLocation location, PrintWriter out, PrintWriter err)
+        throws IOException;
+  }
+
   @Command(
       name = "path",
       description = {
@@ -41,27 +59,18 @@ public final class MemoryCommand {
             + " settings, else <config home>/projects/<git root>/memory."
       },
       mixinStandardHelpOptions = true)
-  public static final class PathCommand implements Callable<Integer> {
-
-    private final Environment environment;
-
-    @Spec CommandSpec spec;
-    @Mixin ProjectDirectoryOption cwd;
-    @Mixin FormatOption format;
+  public static final class PathCommand extends InProject {
 
     public PathCommand() {
       this(Environment.system());
     }
 
     public PathCommand(Environment environment) {
-      this.environment = requireNonNull(environment, "environment is null");
+      super(environment);
     }
 
     @Override
-    public Integer call() throws IOException {
-      MemoryLocation location = MemoryLocation.resolve(cwd.inProject(environment));
-      PrintWriter out = spec.commandLine().getOut();
-      PrintWriter err = spec.commandLine().getErr();
+    Integer print(MemoryLocation location, PrintWriter out, PrintWriter err) throws IOException {
       switch (format.value()) {
         case json -> {
           ObjectNode json = JSON.createObjectNode();
@@ -93,27 +102,18 @@ public final class MemoryCommand {
         "The team index (team/MEMORY.md) follows when team memory is in use."
       },
       mixinStandardHelpOptions = true)
-  public static final class IndexCommand implements Callable<Integer> {
-
-    private final Environment environment;
-
-    @Spec CommandSpec spec;
-    @Mixin ProjectDirectoryOption cwd;
-    @Mixin FormatOption format;
+  public static final class IndexCommand extends InProject {
 
     public IndexCommand() {
       this(Environment.system());
     }
 
     public IndexCommand(Environment environment) {
-      this.environment = requireNonNull(environment, "environment is null");
+      super(environment);
     }
 
     @Override
-    public Integer call() throws IOException {
-      MemoryLocation location = MemoryLocation.resolve(cwd.inProject(environment));
-      PrintWriter out = spec.commandLine().getOut();
-      PrintWriter err = spec.commandLine().getErr();
+    Integer print(MemoryLocation location, PrintWriter out, PrintWriter err) throws IOException {
       Optional<MemoryIndex> personal =
           location.enabled() ? load(location.index()) : Optional.empty();
       Optional<MemoryIndex> team =
@@ -187,11 +187,9 @@ public final class MemoryCommand {
         return MemoryIndex.load(file);
       } catch (IOException unreadable) {
         throw UserError.problem(
-            "cannot read "
-                + file
-                + " ("
-                + unreadable.getClass().getSimpleName()
-                + "); check that it is a readable file");
+            "cannot read the index: "
+                + FailureWords.describe(unreadable)
+                + "; MEMORY.md must be a readable file");
       }
     }
   }

@@ -1,11 +1,10 @@
 package dev.teammemory.daemon.cli;
 
-import static java.util.Objects.requireNonNull;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.teammemory.daemon.command.EngineCommand;
 import dev.teammemory.daemon.command.FormatOption;
 import dev.teammemory.daemon.command.OutputFormat;
 import dev.teammemory.daemon.command.ProjectDirectoryOption;
@@ -23,7 +22,6 @@ import dev.teammemory.daemon.transcript.Tokens;
 import dev.teammemory.daemon.transcript.Transcript;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -31,14 +29,11 @@ import java.nio.file.attribute.FileTime;
 import java.time.Clock;
 import java.util.Comparator;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code tmem notes update|show}: a session's running notes, kept from its transcript. */
 @Command(
@@ -61,12 +56,8 @@ public final class NotesCommand {
             + " transcript."
       },
       mixinStandardHelpOptions = true)
-  public static final class UpdateCommand implements Callable<Integer> {
+  public static final class UpdateCommand extends EngineCommand {
 
-    private final Environment environment;
-    private final Clock clock;
-
-    @Spec CommandSpec spec;
     @Mixin TranscriptOption transcript;
 
     @Option(
@@ -90,8 +81,7 @@ public final class NotesCommand {
     }
 
     public UpdateCommand(Environment environment, Clock clock) {
-      this.environment = requireNonNull(environment, "environment is null");
-      this.clock = requireNonNull(clock, "clock is null");
+      super(environment, clock);
     }
 
     @Override
@@ -102,17 +92,12 @@ public final class NotesCommand {
           notes != null
               ? environment.workingDirectory().resolve(notes)
               : SessionNotes.notesFor(layout, transcriptFile, Transcript.read(transcriptFile));
-      LanguageModel model;
-      try {
-        model = LanguageModel.fromEnvironment(environment.variables());
-      } catch (IllegalArgumentException misconfigured) {
-        throw UserError.usage(misconfigured.getMessage() + "; fix the variable or unset it");
-      }
+      LanguageModel model = model();
       NotesOutcome outcome =
           new SessionNotes(layout, model, clock).update(transcriptFile, notesFile, force);
-      PrintWriter out = spec.commandLine().getOut();
+      PrintWriter out = out();
       if (format.value() == OutputFormat.json) {
-        out.println(JSON.writeValueAsString(json(outcome)));
+        out.println(JSON.writeValueAsString(outcome));
       }
       return switch (outcome) {
         case NotesOutcome.Updated updated -> {
@@ -144,30 +129,6 @@ public final class NotesCommand {
             throw UserError.problem("could not update " + failed.notes() + ": " + failed.reason());
       };
     }
-
-    private static ObjectNode json(NotesOutcome outcome) {
-      ObjectNode json = JSON.createObjectNode();
-      json.put("notes", outcome.notes().toString());
-      switch (outcome) {
-        case NotesOutcome.Updated updated -> {
-          json.put("outcome", "updated");
-          json.put("tokens", updated.tokens());
-          json.put("writer", updated.writer());
-          json.put("lastSummarizedMessage", updated.lastSummarizedMessage().orElse(null));
-        }
-        case NotesOutcome.NotDue notDue -> {
-          json.put("outcome", "not-due");
-          json.put("tokens", notDue.tokens());
-          json.put("reason", notDue.reason());
-        }
-        case NotesOutcome.Busy busy -> json.put("outcome", "busy");
-        case NotesOutcome.Failed failed -> {
-          json.put("outcome", "failed");
-          json.put("reason", failed.reason());
-        }
-      }
-      return json;
-    }
   }
 
   /** {@code tmem notes show}. */
@@ -178,11 +139,7 @@ public final class NotesCommand {
             + " current directory."
       },
       mixinStandardHelpOptions = true)
-  public static final class ShowCommand implements Callable<Integer> {
-
-    private final Environment environment;
-
-    @Spec CommandSpec spec;
+  public static final class ShowCommand extends EngineCommand {
 
     @ArgGroup(exclusive = true)
     Which which;
@@ -212,24 +169,23 @@ public final class NotesCommand {
     }
 
     public ShowCommand(Environment environment) {
-      this.environment = requireNonNull(environment, "environment is null");
+      super(environment, Clock.systemUTC());
     }
 
     @Override
     public Integer call() throws IOException {
       ClaudeLayout layout = ClaudeLayout.of(environment);
       Path notesFile = notesFile(layout, cwd.unchecked(environment));
-      String content;
-      try {
-        content = Files.readString(notesFile, StandardCharsets.UTF_8);
-      } catch (NoSuchFileException absent) {
+      Optional<String> read = SessionNotes.read(notesFile);
+      if (read.isEmpty()) {
         throw UserError.problem(
             "there are no notes at "
                 + notesFile
                 + " yet: they start when the conversation reaches 10,000 tokens; run tmem notes update"
                 + " --transcript FILE --force to write them now");
       }
-      PrintWriter out = spec.commandLine().getOut();
+      String content = read.get();
+      PrintWriter out = out();
       switch (format.value()) {
         case text -> {
           // The notes end with their own newline; print() is not flushed by the CLI's writer.

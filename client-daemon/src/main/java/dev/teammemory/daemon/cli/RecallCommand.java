@@ -1,9 +1,8 @@
 package dev.teammemory.daemon.cli;
 
-import static java.util.Objects.requireNonNull;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.teammemory.daemon.command.EngineCommand;
 import dev.teammemory.daemon.command.FormatOption;
 import dev.teammemory.daemon.command.OutputFormat;
 import dev.teammemory.daemon.command.ProjectDirectoryOption;
@@ -19,13 +18,10 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.Spec;
 
 /** {@code tmem recall QUERY}: the memories relevant to a query, as an agent would be given them. */
 @Command(
@@ -37,15 +33,10 @@ import picocli.CommandLine.Spec;
       "With ANTHROPIC_API_KEY set a model picks the files; without it they are ranked offline."
     },
     mixinStandardHelpOptions = true)
-public final class RecallCommand implements Callable<Integer> {
+public final class RecallCommand extends EngineCommand {
 
   private static final ObjectMapper JSON =
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-
-  private final Environment environment;
-  private final Clock clock;
-
-  @Spec CommandSpec spec;
 
   @Parameters(
       arity = "1..*",
@@ -80,8 +71,7 @@ public final class RecallCommand implements Callable<Integer> {
   }
 
   public RecallCommand(Environment environment, Clock clock) {
-    this.environment = requireNonNull(environment, "environment is null");
-    this.clock = requireNonNull(clock, "clock is null");
+    super(environment, clock);
   }
 
   @Override
@@ -98,17 +88,12 @@ public final class RecallCommand implements Callable<Integer> {
       }
     }
     Environment project = cwd.inProject(environment);
-    LanguageModel model;
-    try {
-      model = LanguageModel.fromEnvironment(environment.variables());
-    } catch (IllegalArgumentException misconfigured) {
-      throw UserError.usage(misconfigured.getMessage() + "; fix the variable or unset it");
-    }
+    LanguageModel model = model();
     RecallReport report =
         new SessionRecall(ClaudeLayout.of(environment), model, clock)
             .recall(project, query, Optional.ofNullable(session), tools);
-    PrintWriter out = spec.commandLine().getOut();
-    PrintWriter err = spec.commandLine().getErr();
+    PrintWriter out = out();
+    PrintWriter err = err();
     report.warnings().forEach(warning -> err.println("tmem: " + warning));
     if (report.memoryOff().isPresent()) {
       err.println("tmem: auto memory is off (" + report.memoryOff().get() + "); nothing to recall");

@@ -4,11 +4,13 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.teammemory.daemon.command.ExitCode;
 import dev.teammemory.daemon.command.UserError;
+import dev.teammemory.daemon.files.FailureWords;
+import dev.teammemory.daemon.files.TextFiles;
 import dev.teammemory.secrets.Finding;
 import dev.teammemory.secrets.SecretScanner;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
+import java.io.Reader;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,7 +18,9 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -43,6 +47,9 @@ public final class ScanCommand implements Callable<Integer> {
 
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final int BINARY_PROBE = 8_000;
+  private static final int WINDOW_CHARACTERS = 1 << 20;
+  private static final int OVERLAP_LINES = 64;
+  private static final int OVERLAP_CHARACTERS = 64 * 1024;
 
   /** {@code --format}: text for people, JSON for scripts. */
   enum Format {
@@ -53,10 +60,10 @@ public final class ScanCommand implements Callable<Integer> {
   /** One finding in one file, as the JSON output carries it. */
   @JsonPropertyOrder({"path", "line", "column", "ruleId", "label", "fingerprint"})
   record Hit(String path, int line, int column, String ruleId, String label, String fingerprint) {
-    static Hit of(Path path, Finding finding) {
+    static Hit of(Path path, Finding finding, int lineOffset) {
       return new Hit(
           path.toString(),
-          finding.line(),
+          finding.line() + lineOffset,
           finding.column(),
           finding.ruleId(),
           finding.label(),
@@ -98,15 +105,14 @@ public final class ScanCommand implements Callable<Integer> {
     int filesWithSecrets = 0;
     for (Path file : files(errors)) {
       try {
-        byte[] bytes = Files.readAllBytes(file);
-        if (isBinary(bytes)) {
+        if (isBinary(TextFiles.headBytes(file, BINARY_PROBE))) {
           continue;
         }
-        List<Finding> findings = scanner.scan(new String(bytes, StandardCharsets.UTF_8));
-        findings.forEach(finding -> hits.add(Hit.of(file, finding)));
-        filesWithSecrets += findings.isEmpty() ? 0 : 1;
+        List<Hit> found = scan(scanner, file);
+        hits.addAll(found);
+        filesWithSecrets += found.isEmpty() ? 0 : 1;
       } catch (IOException e) {
-        errors.add("cannot read " + file + ": " + reason(e));
+        errors.add("cannot read " + file + ": " + FailureWords.describe(e));
       }
     }
     if (format == Format.json) {
@@ -144,6 +150,77 @@ public final class ScanCommand implements Callable<Integer> {
     return hits.isEmpty() ? ExitCode.OK : ExitCode.PROBLEM;
   }
 
+  /**
+   * Scans one file as a stream of windows of whole lines, so a file of any size takes the same
+   * memory. Each window repeats the last lines of the one before, so a secret that spans lines (a
+   * private key) is found even where a window ends; a finding seen twice is reported once.
+   */
+  private static List<Hit> scan(SecretScanner scanner, Path file) throws IOException {
+    Set<Hit> hits = new LinkedHashSet<>();
+    try (Reader reader = TextFiles.reader(file)) {
+      char[] buffer = new char[WINDOW_CHARACTERS];
+      StringBuilder window = new StringBuilder();
+      int firstLine = 1;
+      int carriedLength = 0;
+      boolean ended = false;
+      while (!ended) {
+        while (window.length() < WINDOW_CHARACTERS) {
+          int read = reader.read(buffer, 0, WINDOW_CHARACTERS - window.length());
+          if (read < 0) {
+            ended = true;
+            break;
+          }
+          window.append(buffer, 0, read);
+        }
+        int end = window.length();
+        if (!ended) {
+          int lastNewline = window.lastIndexOf("\n");
+          // A line longer than a window is cut where the window ends.
+          end = lastNewline + 1 > carriedLength ? lastNewline + 1 : window.length();
+        }
+        String text = window.substring(0, end);
+        for (Finding finding : scanner.scan(text)) {
+          hits.add(Hit.of(file, finding, firstLine - 1));
+        }
+        if (ended) {
+          break;
+        }
+        int carried = carriedFrom(text);
+        if (carried <= carriedLength) {
+          // Repeating those lines again would not move on: nothing is carried this time.
+          carried = text.length();
+        }
+        firstLine += lines(text.substring(0, carried));
+        window.delete(0, carried);
+        carriedLength = text.length() - carried;
+      }
+    }
+    return List.copyOf(hits);
+  }
+
+  /** Where the lines repeated in the next window start: the last few lines, at most 64 KiB. */
+  private static int carriedFrom(String text) {
+    int from = text.length();
+    for (int line = 0; line < OVERLAP_LINES && from > 0; line++) {
+      int previous = text.lastIndexOf('\n', from - 2);
+      if (previous < 0 || text.length() - (previous + 1) > OVERLAP_CHARACTERS) {
+        break;
+      }
+      from = previous + 1;
+    }
+    return from == text.length() ? text.length() : from;
+  }
+
+  private static int lines(String text) {
+    int lines = 0;
+    for (int i = 0; i < text.length(); i++) {
+      if (text.charAt(i) == '\n') {
+        lines++;
+      }
+    }
+    return lines;
+  }
+
   /** The regular files under the paths, each root's files in path order. */
   private List<Path> files(List<String> errors) throws IOException {
     List<Path> files = new ArrayList<>();
@@ -174,7 +251,7 @@ public final class ScanCommand implements Callable<Integer> {
 
             @Override
             public FileVisitResult visitFileFailed(Path file, IOException e) {
-              errors.add("cannot read " + file + ": " + reason(e));
+              errors.add("cannot read " + file + ": " + FailureWords.describe(e));
               return FileVisitResult.CONTINUE;
             }
           });
@@ -192,11 +269,6 @@ public final class ScanCommand implements Callable<Integer> {
       }
     }
     return false;
-  }
-
-  private static String reason(IOException e) {
-    String kind = e.getClass().getSimpleName();
-    return e.getMessage() == null ? kind : kind + " (" + e.getMessage() + ")";
   }
 
   private static String count(int number, String noun) {

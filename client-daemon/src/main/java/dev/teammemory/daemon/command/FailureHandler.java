@@ -1,10 +1,12 @@
 package dev.teammemory.daemon.command;
 
+import dev.teammemory.daemon.files.FailureWords;
 import picocli.CommandLine;
 
 /**
- * Turns an exception that escaped a command into one line a person can act on, never a stack trace.
- * {@link UserError} carries its own exit code; anything else is an unexpected failure.
+ * Turns an exception that escaped a command into one line a person can act on, never a stack trace
+ * or an exception's class name (unless {@code TMEM_DEBUG=1}). {@link UserError} carries its own
+ * exit code; anything else is a problem (exit 1).
  */
 final class FailureHandler implements CommandLine.IExecutionExceptionHandler {
 
@@ -15,14 +17,16 @@ final class FailureHandler implements CommandLine.IExecutionExceptionHandler {
       commandLine.getErr().println("tmem: " + userError.getMessage());
       return userError.exitCode();
     }
+    boolean debug = System.getenv("TMEM_DEBUG") != null;
     commandLine
         .getErr()
         .println(
-            "tmem: unexpected "
-                + exception.getClass().getSimpleName()
-                + (exception.getMessage() == null ? "" : ": " + exception.getMessage())
-                + " (run with TMEM_DEBUG=1 for details)");
-    if (System.getenv("TMEM_DEBUG") != null) {
+            "tmem: "
+                + commandLine.getCommandName()
+                + " failed: "
+                + FailureWords.describe(exception)
+                + (debug ? "" : " (run with TMEM_DEBUG=1 for details)"));
+    if (debug) {
       exception.printStackTrace(commandLine.getErr());
     }
     return ExitCode.PROBLEM;

@@ -1,6 +1,14 @@
 package dev.teammemory.daemon.command;
 
+import dev.teammemory.daemon.files.FailureWords;
+import dev.teammemory.daemon.home.Environment;
+import dev.teammemory.daemon.home.StateHome;
+import java.io.IOException;
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
 import picocli.CommandLine;
 
 /**
@@ -21,8 +29,13 @@ public final class Launcher {
 
   /** Runs the command tree with this process's arguments and streams, then exits. */
   public static void main(Object root, String[] args) {
-    PrintWriter out = new PrintWriter(System.out, true);
-    PrintWriter err = new PrintWriter(System.err, true);
+    // UTF-8 whatever the locale, as the reference client writes: hooks and --format json are read
+    // by programs that expect it, and a POSIX locale (services, containers) would print '?'.
+    PrintWriter out =
+        new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
+    PrintWriter err =
+        new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
+    moveLegacyState(err);
     CommandLine commandLine = commandLine(root);
     commandLine.setOut(out);
     commandLine.setErr(err);
@@ -32,5 +45,35 @@ public final class Launcher {
     out.flush();
     err.flush();
     System.exit(exitCode);
+  }
+
+  /**
+   * Brings state an older tmem left under Java's {@code user.home} to the one state folder before
+   * any command reads it (see {@link StateHome#moveLegacyState}).
+   */
+  private static void moveLegacyState(PrintWriter err) {
+    Environment environment = Environment.system();
+    Path javaUserHome = Path.of(System.getProperty("user.home"));
+    try {
+      List<Path> moved = StateHome.moveLegacyState(environment, javaUserHome);
+      if (!moved.isEmpty()) {
+        err.println(
+            "tmem: moved "
+                + moved.size()
+                + " state entries from "
+                + javaUserHome.resolve(".local/state/tmem")
+                + " to "
+                + StateHome.of(environment));
+      }
+    } catch (IOException | RuntimeException failed) {
+      err.println(
+          "tmem: could not move the state under "
+              + javaUserHome.resolve(".local/state/tmem")
+              + " to "
+              + StateHome.of(environment)
+              + " ("
+              + FailureWords.describe(failed)
+              + "); move it by hand");
+    }
   }
 }

@@ -2,15 +2,12 @@ package dev.teammemory.daemon.compact;
 
 import static java.util.Objects.requireNonNull;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import dev.teammemory.daemon.files.AtomicFiles;
+import dev.teammemory.daemon.files.StateFiles;
 import dev.teammemory.daemon.memory.ClaudeLayout;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 
 /**
  * Stops automatic compaction of a session after {@value #MAX_CONSECUTIVE_FAILURES} failures in a
@@ -29,16 +26,10 @@ final class CircuitBreaker {
   }
 
   int consecutiveFailures(Path transcript) {
-    try {
-      JsonNode root =
-          TranscriptLines.JSON.readTree(Files.readString(file(transcript), StandardCharsets.UTF_8));
-      return root == null ? 0 : Math.max(0, root.path("consecutiveFailures").asInt(0));
-    } catch (NoSuchFileException never) {
-      return 0;
-    } catch (IOException corrupt) {
-      // A torn counter only forgets failures; the breaker trips again if they continue.
-      return 0;
-    }
+    // A torn counter only forgets failures; the breaker trips again if they continue.
+    return StateFiles.readObject(file(transcript))
+        .map(root -> Math.max(0, root.path("consecutiveFailures").asInt(0)))
+        .orElse(0);
   }
 
   boolean open(Path transcript) {
@@ -65,21 +56,7 @@ final class CircuitBreaker {
             .put("transcript", transcript.toString())
             .put("consecutiveFailures", failures)
             .toString();
-    Path temporary = Files.createTempFile(directory, "breaker", ".tmp");
-    try {
-      Files.writeString(temporary, body, StandardCharsets.UTF_8);
-      try {
-        Files.move(
-            temporary,
-            file(transcript),
-            StandardCopyOption.ATOMIC_MOVE,
-            StandardCopyOption.REPLACE_EXISTING);
-      } catch (AtomicMoveNotSupportedException notAtomic) {
-        Files.move(temporary, file(transcript), StandardCopyOption.REPLACE_EXISTING);
-      }
-    } finally {
-      Files.deleteIfExists(temporary);
-    }
+    AtomicFiles.write(file(transcript), body);
   }
 
   private Path file(Path transcript) {

@@ -12,9 +12,6 @@ import dev.teammemory.daemon.transcript.Tokens;
 import dev.teammemory.daemon.transcript.Transcript;
 import dev.teammemory.daemon.transcript.TranscriptEntry;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -78,7 +75,7 @@ public final class Compaction {
       }
     }
     if (context.isEmpty()) {
-      return failed(request, "the transcript has no messages since its last compaction", List.of());
+      return failed(request, transcript.whyNoMessages(), List.of());
     }
     Path notesFile =
         request.notes().orElseGet(() -> SessionNotes.notesFor(layout, transcriptFile, transcript));
@@ -319,11 +316,7 @@ public final class Compaction {
   }
 
   private static Optional<String> readIfPresent(Path file) throws IOException {
-    try {
-      return Optional.of(Files.readString(file, StandardCharsets.UTF_8));
-    } catch (NoSuchFileException absent) {
-      return Optional.empty();
-    }
+    return SessionNotes.read(file);
   }
 
   private static Optional<String> readIfPresentQuietly(Path file) {

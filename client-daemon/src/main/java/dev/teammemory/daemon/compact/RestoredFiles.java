@@ -2,12 +2,15 @@ package dev.teammemory.daemon.compact;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.teammemory.daemon.files.TextFiles;
 import dev.teammemory.daemon.transcript.ContentBlock;
 import dev.teammemory.daemon.transcript.Tokens;
 import dev.teammemory.daemon.transcript.TranscriptEntry;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -30,6 +33,9 @@ final class RestoredFiles {
   static final int MAX_FILES = 5;
   static final long MAX_TOKENS_PER_FILE = 5_000;
   static final long MAX_TOKENS_TOTAL = 50_000;
+
+  /** Enough bytes to tell whether a file fits: a character is at most four bytes. */
+  private static final int MAX_BYTES_READ = (int) MAX_TOKENS_PER_FILE * 4 * 4 + 4;
 
   /**
    * One file as it is given back to the agent.
@@ -102,24 +108,31 @@ final class RestoredFiles {
       return null;
     }
     String text;
+    long size;
     try {
-      byte[] bytes = Files.readAllBytes(path);
-      text =
+      // Only what can be restored is read, however large the file (the agent may have read a
+      // multi-gigabyte log): a character is at most four bytes.
+      size = Files.size(path);
+      byte[] bytes = TextFiles.headBytes(path, MAX_BYTES_READ);
+      boolean complete = bytes.length < MAX_BYTES_READ || size <= bytes.length;
+      CharsetDecoder decoder =
           StandardCharsets.UTF_8
               .newDecoder()
               .onMalformedInput(CodingErrorAction.REPORT)
-              .onUnmappableCharacter(CodingErrorAction.REPORT)
-              .decode(ByteBuffer.wrap(bytes))
-              .toString();
-    } catch (CharacterCodingException binary) {
-      return null;
+              .onUnmappableCharacter(CodingErrorAction.REPORT);
+      CharBuffer chars = CharBuffer.allocate(bytes.length + 1);
+      CoderResult result = decoder.decode(ByteBuffer.wrap(bytes), chars, complete);
+      if (result.isError()) {
+        return null;
+      }
+      text = chars.flip().toString();
     } catch (IOException unreadable) {
       return null;
     }
     if (text.indexOf('\0') >= 0) {
       return null;
     }
-    if (Tokens.rough(text) > MAX_TOKENS_PER_FILE) {
+    if (size > MAX_BYTES_READ || Tokens.rough(text) > MAX_TOKENS_PER_FILE) {
       String note =
           path
               + " was read before this conversation was compacted, but it is too large to give"

@@ -7,11 +7,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.teammemory.daemon.files.AtomicFiles;
+import dev.teammemory.daemon.files.StateFiles;
 import dev.teammemory.daemon.memory.ClaudeLayout;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
@@ -102,18 +102,12 @@ record DreamState(Optional<Instant> lastSessionScan, Optional<Run> run) {
     }
 
     DreamState load() {
-      JsonNode root;
-      try {
-        root = JSON.readTree(Files.readString(file(), StandardCharsets.UTF_8));
-      } catch (NoSuchFileException never) {
-        return NONE;
-      } catch (IOException corrupt) {
-        // Losing the state only loses the status display and one throttle interval.
+      // Losing the state only loses the status display and one throttle interval.
+      Optional<JsonNode> read = StateFiles.readObject(file());
+      if (read.isEmpty()) {
         return NONE;
       }
-      if (root == null || !root.isObject()) {
-        return NONE;
-      }
+      JsonNode root = read.get();
       Optional<Run> run = Optional.empty();
       JsonNode node = root.path("run");
       if (node.isObject()) {

@@ -1,10 +1,12 @@
 package dev.teammemory.daemon.dream;
 
 import dev.teammemory.daemon.files.AtomicFiles;
+import dev.teammemory.daemon.files.TextFiles;
 import dev.teammemory.daemon.memory.MemoryHeader;
 import dev.teammemory.daemon.memory.MemoryIndex;
 import dev.teammemory.daemon.memory.MemoryLocation;
 import dev.teammemory.daemon.memory.MemoryScan;
+import dev.teammemory.daemon.memory.WordOverlap;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -54,6 +56,9 @@ final class OfflineConsolidation {
       Pattern.compile("\\b(today|yesterday|tomorrow)\\b", Pattern.CASE_INSENSITIVE);
   private static final Pattern ENTRY = Pattern.compile("^\\s*[-*+]\\s.*?\\]\\(([^)\\s]+\\.md)\\)");
 
+  /** An index larger than this is not rewritten: it is far beyond what an agent is shown. */
+  private static final int MAX_INDEX_BYTES = 4 * 1024 * 1024;
+
   private OfflineConsolidation() {}
 
   /** The topic files consolidation looks at: the private ones, newest first. */
@@ -68,8 +73,9 @@ final class OfflineConsolidation {
         continue;
       }
       try {
-        files.add(TopicFile.read(header));
-      } catch (NoSuchFileException deletedMeanwhile) {
+        TopicFile.read(header).ifPresent(files::add);
+      } catch (IOException deletedOrUnreadable) {
+        // Gone since the scan, or not a file: the others are still consolidated.
         continue;
       }
     }
@@ -101,7 +107,7 @@ final class OfflineConsolidation {
           changes.add(
               PlannedChange.delete(
                   older.file(), "exact duplicate of " + survivor.file().getFileName()));
-        } else if (similarity(words(survivorBody), words(older.body())) * 100
+        } else if (WordOverlap.similarity(words(survivorBody), words(older.body())) * 100
             >= NEAR_DUPLICATE_PERCENT) {
           bodies.put(survivor.file(), merged(survivorBody, older.body()));
           deleted.add(older.file());
@@ -143,7 +149,12 @@ final class OfflineConsolidation {
     Path indexFile = memoryDirectory.resolve(MemoryLocation.INDEX_FILE);
     String before;
     try {
-      before = Files.readString(indexFile, StandardCharsets.UTF_8);
+      Optional<String> exact = TextFiles.readExactly(indexFile, MAX_INDEX_BYTES);
+      if (exact.isEmpty()) {
+        // Not valid UTF-8, or far beyond any limit: rewriting it could lose what it holds.
+        return Optional.empty();
+      }
+      before = exact.get();
     } catch (NoSuchFileException none) {
       before = "";
     }
@@ -334,16 +345,5 @@ final class OfflineConsolidation {
       }
     }
     return words;
-  }
-
-  static double similarity(Set<String> a, Set<String> b) {
-    if (a.isEmpty() || b.isEmpty()) {
-      return 0;
-    }
-    Set<String> both = new HashSet<>(a);
-    both.retainAll(b);
-    Set<String> either = new HashSet<>(a);
-    either.addAll(b);
-    return (double) both.size() / either.size();
   }
 }

@@ -2,11 +2,11 @@ package dev.teammemory.daemon.dream;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.teammemory.daemon.files.TextFiles;
 import dev.teammemory.daemon.memory.MemoryHeader;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * A topic file read whole: its header (as the scan reports it), its frontmatter block verbatim, and
@@ -23,17 +23,28 @@ record TopicFile(MemoryHeader header, String frontmatter, String body) {
     requireNonNull(body, "body is null");
   }
 
-  static TopicFile read(MemoryHeader header) throws IOException {
-    String text = Files.readString(header.file(), StandardCharsets.UTF_8);
+  /** Consolidation rewrites topic files; one larger than this is left as it is. */
+  static final int MAX_BYTES = 1024 * 1024;
+
+  /**
+   * The topic file, or empty when consolidation must leave it as it is: larger than {@value
+   * #MAX_BYTES} bytes or not valid UTF-8, so that rewriting it could change what it holds.
+   */
+  static Optional<TopicFile> read(MemoryHeader header) throws IOException {
+    Optional<String> exact = TextFiles.readExactly(header.file(), MAX_BYTES);
+    if (exact.isEmpty()) {
+      return Optional.empty();
+    }
+    String text = exact.get();
     if (text.startsWith("---\n") || text.startsWith("---\r\n")) {
       int close = text.indexOf("\n---", 3);
       if (close >= 0) {
         int end = text.indexOf('\n', close + 4);
         end = end < 0 ? text.length() : end + 1;
-        return new TopicFile(header, text.substring(0, end), text.substring(end));
+        return Optional.of(new TopicFile(header, text.substring(0, end), text.substring(end)));
       }
     }
-    return new TopicFile(header, "", text);
+    return Optional.of(new TopicFile(header, "", text));
   }
 
   Path file() {

@@ -5,11 +5,10 @@ import static java.util.Objects.requireNonNull;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.teammemory.daemon.files.AtomicFiles;
+import dev.teammemory.daemon.files.StateFiles;
 import dev.teammemory.daemon.memory.ClaudeLayout;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Optional;
 
@@ -29,16 +28,11 @@ final class ExtractionCursor {
   }
 
   Optional<String> load(Path transcript) {
-    try {
-      JsonNode root = JSON.readTree(Files.readString(file(transcript), StandardCharsets.UTF_8));
-      JsonNode last = root == null ? null : root.get("lastMessage");
-      return last != null && last.isTextual() ? Optional.of(last.asText()) : Optional.empty();
-    } catch (NoSuchFileException first) {
-      return Optional.empty();
-    } catch (IOException corrupt) {
-      // A lost cursor only means the context is looked at again; saving is idempotent.
-      return Optional.empty();
-    }
+    // A lost cursor only means the context is looked at again; saving is idempotent.
+    return StateFiles.readObject(file(transcript))
+        .map(root -> root.get("lastMessage"))
+        .filter(JsonNode::isTextual)
+        .map(JsonNode::asText);
   }
 
   void save(Path transcript, String lastMessage) throws IOException {

@@ -2,10 +2,25 @@ package dev.teammemory.daemon.extract;
 
 import static java.util.Objects.requireNonNull;
 
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import com.fasterxml.jackson.databind.annotation.JsonSerialize;
+import com.fasterxml.jackson.databind.ser.std.ToStringSerializer;
 import java.nio.file.Path;
 import java.util.List;
 
-/** What one request to extract memories after a turn did. */
+/**
+ * What one request to extract memories after a turn did. As JSON ({@code tmem extract --format
+ * json}) the kind is the field {@code outcome}.
+ */
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "outcome")
+@JsonSubTypes({
+  @JsonSubTypes.Type(value = ExtractionOutcome.Extracted.class, name = "extracted"),
+  @JsonSubTypes.Type(value = ExtractionOutcome.Skipped.class, name = "skipped"),
+  @JsonSubTypes.Type(value = ExtractionOutcome.Coalesced.class, name = "coalesced"),
+  @JsonSubTypes.Type(value = ExtractionOutcome.Failed.class, name = "failed")
+})
 public sealed interface ExtractionOutcome {
 
   /**
@@ -14,7 +29,7 @@ public sealed interface ExtractionOutcome {
    * @param change {@code created}, {@code updated}, {@code unchanged}, {@code appended} or {@code
    *     written} (by a model)
    */
-  record Change(Path file, String change) {
+  record Change(@JsonSerialize(using = ToStringSerializer.class) Path file, String change) {
     public Change {
       requireNonNull(file, "file is null");
       requireNonNull(change, "change is null");
@@ -40,6 +55,7 @@ public sealed interface ExtractionOutcome {
    * @param messages how many new messages it looked at
    * @param trailingRuns extra runs for requests that arrived while it was running, coalesced
    */
+  @JsonPropertyOrder({"writer", "messages", "trailingRuns", "changes", "refusals"})
   record Extracted(
       String writer, int messages, List<Change> changes, List<Refusal> refusals, int trailingRuns)
       implements ExtractionOutcome {

@@ -9,13 +9,19 @@ import dev.teammemory.daemon.model.PermissionGate;
 import dev.teammemory.daemon.secrets.SecretGuard;
 import dev.teammemory.daemon.secrets.Verdict;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.util.Collections;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -39,7 +45,10 @@ public final class MemoryWriteGate implements PermissionGate {
   private final Path teamDirectory;
   private final SecretGuard guard;
   private final Optional<Path> dailyLog;
-  private final Set<Path> written = Collections.synchronizedSet(new LinkedHashSet<>());
+
+  /** Each file a tool was let write, with its fingerprint before the first such write. */
+  private final Map<Path, Optional<String>> before =
+      Collections.synchronizedMap(new LinkedHashMap<>());
 
   /**
    * @param dailyLog today's log file when daily-log mode is on: then it is the only writable file
@@ -56,10 +65,42 @@ public final class MemoryWriteGate implements PermissionGate {
             .map(path -> realPath(path).orElse(path));
   }
 
-  /** The files this gate let a tool write, in order. */
+  /**
+   * The files a tool this gate allowed really changed, in order: a write that was allowed but then
+   * failed (an Edit whose text was not found) changed nothing and is not listed.
+   */
   public Set<Path> written() {
-    synchronized (written) {
-      return Set.copyOf(new LinkedHashSet<>(written));
+    Map<Path, Optional<String>> allowed;
+    synchronized (before) {
+      allowed = new LinkedHashMap<>(before);
+    }
+    Set<Path> changed = new LinkedHashSet<>();
+    allowed.forEach(
+        (file, fingerprint) -> {
+          Optional<String> now = fingerprint(file);
+          if (now.isPresent() && !now.equals(fingerprint)) {
+            changed.add(file);
+          }
+        });
+    return Collections.unmodifiableSet(changed);
+  }
+
+  /** A file's SHA-256, read as a stream; empty when it is missing or cannot be read. */
+  private static Optional<String> fingerprint(Path file) {
+    if (!Files.isRegularFile(file)) {
+      return Optional.empty();
+    }
+    try (InputStream in = Files.newInputStream(file)) {
+      MessageDigest digest = MessageDigest.getInstance("SHA-256");
+      byte[] buffer = new byte[8192];
+      for (int read = in.read(buffer); read >= 0; read = in.read(buffer)) {
+        digest.update(buffer, 0, read);
+      }
+      return Optional.of(HexFormat.of().formatHex(digest.digest()));
+    } catch (IOException unreadable) {
+      return Optional.empty();
+    } catch (NoSuchAlgorithmException impossible) {
+      throw new IllegalStateException("every JDK has SHA-256", impossible);
     }
   }
 
@@ -138,7 +179,7 @@ public final class MemoryWriteGate implements PermissionGate {
                 + "); leave the secret out");
       }
     }
-    written.add(file);
+    before.computeIfAbsent(file, MemoryWriteGate::fingerprint);
     return new Permission.Allow(input);
   }
 

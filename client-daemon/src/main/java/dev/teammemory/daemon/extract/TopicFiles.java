@@ -3,10 +3,12 @@ package dev.teammemory.daemon.extract;
 import static java.util.Objects.requireNonNull;
 
 import dev.teammemory.daemon.files.AtomicFiles;
+import dev.teammemory.daemon.files.TextFiles;
 import dev.teammemory.daemon.memory.MemoryHeader;
 import dev.teammemory.daemon.memory.MemoryLocation;
 import dev.teammemory.daemon.memory.MemoryScan;
 import dev.teammemory.daemon.memory.MemoryType;
+import dev.teammemory.daemon.memory.WordOverlap;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -53,6 +55,11 @@ final class TopicFiles {
     }
   }
 
+  /** Topic files a memory is added to are a few kilobytes; larger ones are left as they are. */
+  private static final int MAX_TOPIC_BYTES = 1024 * 1024;
+
+  private static final int MAX_INDEX_BYTES = 4 * 1024 * 1024;
+
   private TopicFiles() {}
 
   /**
@@ -67,7 +74,7 @@ final class TopicFiles {
     Optional<Path> sameTopic = sameTopic(directory, candidate);
     if (sameTopic.isPresent()) {
       Path file = sameTopic.get();
-      String content = Files.readString(file, StandardCharsets.UTF_8);
+      String content = TextFiles.readExactly(file, MAX_TOPIC_BYTES).orElseThrow();
       if (OfflineExtractor.normalized(content)
           .contains(OfflineExtractor.normalized(candidate.lead()))) {
         return new Saved(file, Change.UNCHANGED);
@@ -126,7 +133,13 @@ final class TopicFiles {
     String line = oneLine("- [" + name + "](" + relative + ") — " + description, MAX_INDEX_LINE);
     List<String> lines = new ArrayList<>();
     try {
-      lines.addAll(Files.readString(index, StandardCharsets.UTF_8).lines().toList());
+      Optional<String> exact = TextFiles.readExactly(index, MAX_INDEX_BYTES);
+      if (exact.isEmpty()) {
+        // Not valid UTF-8 (or huge): rewriting it could change what it holds. The memory is saved;
+        // the next consolidation, or the agent, indexes it.
+        return;
+      }
+      lines.addAll(exact.get().lines().toList());
     } catch (NoSuchFileException absent) {
       // The first memory starts the index.
     }
@@ -155,7 +168,12 @@ final class TopicFiles {
       }
       String body;
       try {
-        body = Files.readString(header.file(), StandardCharsets.UTF_8);
+        // A file that cannot be rewritten exactly is never the one a memory is added to.
+        Optional<String> exact = TextFiles.readExactly(header.file(), MAX_TOPIC_BYTES);
+        if (exact.isEmpty()) {
+          continue;
+        }
+        body = exact.get();
       } catch (IOException unreadable) {
         continue;
       }
@@ -164,7 +182,7 @@ final class TopicFiles {
         return Optional.of(header.file());
       }
       double score =
-          similarity(
+          WordOverlap.similarity(
               words, words(header.description().orElse("") + " " + header.name().orElse("")));
       if (score >= SAME_TOPIC && score > bestScore) {
         best = header.file();
@@ -172,18 +190,6 @@ final class TopicFiles {
       }
     }
     return Optional.ofNullable(best);
-  }
-
-  /** Overlap of two word sets (Jaccard), 0 when either is empty. */
-  static double similarity(Set<String> a, Set<String> b) {
-    if (a.isEmpty() || b.isEmpty()) {
-      return 0;
-    }
-    Set<String> both = new HashSet<>(a);
-    both.retainAll(b);
-    Set<String> either = new HashSet<>(a);
-    either.addAll(b);
-    return (double) both.size() / either.size();
   }
 
   static Set<String> words(String text) {

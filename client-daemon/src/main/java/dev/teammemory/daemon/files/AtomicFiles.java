@@ -6,14 +6,21 @@ import static java.nio.file.StandardCopyOption.REPLACE_EXISTING;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 
 /**
- * Writes a file so that a reader (or a crash at any moment) sees either the old bytes or the new
- * ones, never a mix: write a temporary file beside it, force it to disk, rename it over the target.
+ * The one way the daemon replaces a file, so that a reader (or a crash at any moment) sees either
+ * the old bytes or the new ones, never a mix: write a temporary file beside it, force it to disk,
+ * rename it over the target, then force the folder so the rename itself survives a power loss.
  */
 public final class AtomicFiles {
 
@@ -23,19 +30,45 @@ public final class AtomicFiles {
   private AtomicFiles() {}
 
   public static void write(Path file, byte[] bytes) throws IOException {
+    write(file, bytes, Optional.empty());
+  }
+
+  public static void write(Path file, String text) throws IOException {
+    write(file, text.getBytes(StandardCharsets.UTF_8), Optional.empty());
+  }
+
+  /**
+   * Writes a file that has these POSIX permissions from the moment it exists (where the file system
+   * has them), so no other user can ever open it.
+   */
+  public static void write(Path file, byte[] bytes, Set<PosixFilePermission> permissions)
+      throws IOException {
+    write(file, bytes, Optional.of(Set.copyOf(permissions)));
+  }
+
+  private static void write(Path file, byte[] bytes, Optional<Set<PosixFilePermission>> mode)
+      throws IOException {
     Path directory = file.toAbsolutePath().getParent();
     Files.createDirectories(directory);
     Path temporary = directory.resolve(TEMPORARY_PREFIX + UUID.randomUUID() + ".tmp");
     try {
-      try (FileChannel channel =
-          FileChannel.open(temporary, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+      if (mode.isPresent() && isPosix(directory)) {
+        Files.createFile(temporary, PosixFilePermissions.asFileAttribute(mode.get()));
+      } else {
+        Files.createFile(temporary);
+      }
+      try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.WRITE)) {
         ByteBuffer buffer = ByteBuffer.wrap(bytes);
         while (buffer.hasRemaining()) {
           channel.write(buffer);
         }
         channel.force(true);
       }
-      Files.move(temporary, file, ATOMIC_MOVE, REPLACE_EXISTING);
+      try {
+        Files.move(temporary, file, ATOMIC_MOVE, REPLACE_EXISTING);
+      } catch (AtomicMoveNotSupportedException notAtomic) {
+        Files.move(temporary, file, REPLACE_EXISTING);
+      }
     } finally {
       Files.deleteIfExists(temporary);
     }
@@ -46,6 +79,10 @@ public final class AtomicFiles {
   public static boolean isTemporary(Path file) {
     Path name = file.getFileName();
     return name != null && name.toString().startsWith(TEMPORARY_PREFIX);
+  }
+
+  private static boolean isPosix(Path directory) {
+    return directory.getFileSystem().supportedFileAttributeViews().contains("posix");
   }
 
   private static void forceDirectory(Path directory) {

@@ -5,10 +5,8 @@ import dev.teammemory.daemon.memory.ClaudeLayout;
 import java.io.File;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -28,9 +26,6 @@ final class DetachedStop {
 
   static final String LOG_FILE = "stop-hook.log";
 
-  /** Beyond this the log is moved to {@code stop-hook.log.1}, replacing the one before. */
-  private static final long MAX_LOG_BYTES = 1_000_000;
-
   private DetachedStop() {}
 
   /**
@@ -40,10 +35,7 @@ final class DetachedStop {
    */
   static Process start(Environment environment, byte[] input) throws IOException {
     Path log = ClaudeLayout.of(environment).stateHome().resolve(LOG_FILE);
-    Files.createDirectories(log.getParent());
-    if (Files.isRegularFile(log) && Files.size(log) > MAX_LOG_BYTES) {
-      Files.move(log, log.resolveSibling(LOG_FILE + ".1"), StandardCopyOption.REPLACE_EXISTING);
-    }
+    HookLog.rotateIfLarge(log);
     ProcessBuilder builder =
         new ProcessBuilder(command())
             .directory(environment.workingDirectory().toFile())

@@ -2,6 +2,7 @@ package dev.teammemory.daemon.hook;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.teammemory.daemon.command.ExitCode;
 import dev.teammemory.daemon.command.Launcher;
 import dev.teammemory.daemon.command.UserError;
 import dev.teammemory.daemon.compact.CompactionInstructions;
@@ -10,6 +11,7 @@ import dev.teammemory.daemon.dailylog.DailyLogMode;
 import dev.teammemory.daemon.extract.Extraction;
 import dev.teammemory.daemon.extract.ExtractionOutcome;
 import dev.teammemory.daemon.extract.MemoryInstructions;
+import dev.teammemory.daemon.files.FailureWords;
 import dev.teammemory.daemon.home.Environment;
 import dev.teammemory.daemon.memory.ClaudeLayout;
 import dev.teammemory.daemon.memory.MemoryIndex;
@@ -25,9 +27,7 @@ import dev.teammemory.daemon.transcript.TranscriptEntry;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -101,6 +101,34 @@ public final class HookCommand {
       return spec.commandLine().getErr();
     }
 
+    /**
+     * Answers the hook. A failure nobody planned for never reaches the agent as an error: it is
+     * written to {@code <state home>/hooks.log}, one line says so on stderr, and the hook exits 0
+     * with whatever it had already printed. Problems the user has to fix ({@link UserError}) still
+     * exit 1, which the agent shows and ignores.
+     */
+    @Override
+    public final Integer call() {
+      try {
+        return answer();
+      } catch (UserError forTheUser) {
+        throw forTheUser;
+      } catch (Exception | OutOfMemoryError | StackOverflowError unexpected) {
+        HookLog.record(environment, spec.name(), unexpected);
+        err()
+            .println(
+                "tmem: the "
+                    + spec.name()
+                    + " hook did not finish ("
+                    + FailureWords.describe(unexpected)
+                    + "); the agent goes on without it. Details: "
+                    + HookLog.file(environment));
+        return ExitCode.OK;
+      }
+    }
+
+    abstract Integer answer() throws IOException;
+
     LanguageModel model() {
       try {
         return LanguageModel.fromEnvironment(environment.variables());
@@ -126,7 +154,7 @@ public final class HookCommand {
     }
 
     @Override
-    public Integer call() throws IOException {
+    Integer answer() throws IOException {
       HookInput input = HookInput.read(in);
       Environment project = inProject(input);
       MemoryLocation location = MemoryLocation.resolve(project);
@@ -134,14 +162,22 @@ public final class HookCommand {
       if (!location.enabled()) {
         return 0;
       }
+      List<String> problems = new ArrayList<>();
       out()
           .println(
               HookOutput.additionalContext(
-                  "SessionStart", context(location, DailyLogMode.of(project, location), clock)));
+                  "SessionStart",
+                  context(location, DailyLogMode.of(project, location), clock, problems)));
+      problems.forEach(problem -> err().println("tmem: " + problem));
       return 0;
     }
 
-    static String context(MemoryLocation location, DailyLogMode dailyLog, Clock clock)
+    /**
+     * @param problems where an index that cannot be read is reported; the context goes on without
+     *     it
+     */
+    static String context(
+        MemoryLocation location, DailyLogMode dailyLog, Clock clock, List<String> problems)
         throws IOException {
       StringBuilder context = new StringBuilder();
       boolean team = location.teamActive() && !dailyLog.enabled();
@@ -153,13 +189,13 @@ public final class HookCommand {
       context
           .append("\n## MEMORY.md\n\n")
           .append(
-              MemoryIndex.load(location.index())
+              readableIndex(location.index(), problems)
                   .map(MemoryIndex::content)
                   .orElse(
                       "Your MEMORY.md is currently empty. When you save new memories, they will appear here."));
       if (team) {
         Optional<MemoryIndex> teamIndex =
-            MemoryIndex.load(location.teamDirectory().resolve(MemoryLocation.INDEX_FILE));
+            readableIndex(location.teamDirectory().resolve(MemoryLocation.INDEX_FILE), problems);
         if (teamIndex.isPresent()) {
           context
               .append("\n\n## team/MEMORY.md (shared with everyone on this repository)\n\n")
@@ -188,7 +224,7 @@ public final class HookCommand {
     }
 
     @Override
-    public Integer call() throws IOException {
+    Integer answer() throws IOException {
       HookInput input = HookInput.read(in);
       String prompt = input.prompt().orElse("").strip();
       if (prompt.isEmpty() || prompt.startsWith("/")) {
@@ -205,10 +241,7 @@ public final class HookCommand {
             new SessionRecall(ClaudeLayout.of(project), model(), clock)
                 .recall(project, prompt, session, recentTools(input), input.transcriptPath());
       } catch (IOException failed) {
-        throw UserError.problem(
-            "recall failed: "
-                + failed.getClass().getSimpleName()
-                + (failed.getMessage() == null ? "" : ": " + failed.getMessage()));
+        throw UserError.problem("recall failed: " + FailureWords.describe(failed));
       }
       if (!recalled.memories().isEmpty()) {
         out()
@@ -258,7 +291,7 @@ public final class HookCommand {
     }
 
     @Override
-    public Integer call() throws IOException {
+    Integer answer() throws IOException {
       HookInput input = HookInput.read(in);
       ClaudeLayout layout = ClaudeLayout.of(environment);
       Optional<Path> notesFile = notesFile(layout, input);
@@ -268,8 +301,20 @@ public final class HookCommand {
       Optional<Path> transcript = input.transcriptPath().filter(Files::isRegularFile);
       if (transcript.isPresent()) {
         // Bring the notes up to date when they are due, so they cover what is about to be
-        // compacted.
-        new SessionNotes(layout, model(), clock).update(transcript.get(), notesFile.get(), false);
+        // compacted; notes that cannot be updated are still worth giving as they are.
+        try {
+          new SessionNotes(layout, model(), clock).update(transcript.get(), notesFile.get(), false);
+        } catch (IOException | RuntimeException notUpdated) {
+          if (notUpdated instanceof UserError forTheUser) {
+            throw forTheUser;
+          }
+          HookLog.record(environment, spec.name(), notUpdated);
+          err()
+              .println(
+                  "tmem: the session notes were not updated ("
+                      + FailureWords.describe(notUpdated)
+                      + "); giving them as they are");
+        }
       }
       Optional<String> notes = readIfPresent(notesFile.get());
       if (notes.isEmpty()) {
@@ -316,7 +361,7 @@ public final class HookCommand {
     }
 
     @Override
-    public Integer call() throws IOException {
+    Integer answer() throws IOException {
       byte[] bytes = HookInput.readBytes(in);
       HookInput input = HookInput.parse(bytes);
       Optional<Path> transcript = input.transcriptPath().filter(Files::isRegularFile);
@@ -354,8 +399,7 @@ public final class HookCommand {
         try {
           new SessionNotes(layout, model, clock).update(transcript, notesFile.get(), false);
         } catch (IOException failed) {
-          problems.add(
-              "the session notes could not be updated (" + failed.getClass().getSimpleName() + ")");
+          problems.add("the session notes could not be updated: " + FailureWords.describe(failed));
         }
       }
       try {
@@ -364,7 +408,7 @@ public final class HookCommand {
           problems.add("memory extraction failed: " + failed.reason());
         }
       } catch (IOException failed) {
-        problems.add("memory extraction failed (" + failed.getClass().getSimpleName() + ")");
+        problems.add("memory extraction failed: " + FailureWords.describe(failed));
       }
       problems.addAll(AfterTurn.consolidateIfDue(project, model, clock, input.sessionId()));
       return problems;
@@ -388,6 +432,16 @@ public final class HookCommand {
     return Optional.empty();
   }
 
+  /** An index, or empty with the reason in {@code problems} when it cannot be read. */
+  static Optional<MemoryIndex> readableIndex(Path file, List<String> problems) {
+    try {
+      return MemoryIndex.load(file);
+    } catch (IOException unreadable) {
+      problems.add("left out " + file + ": " + FailureWords.describe(unreadable));
+      return Optional.empty();
+    }
+  }
+
   private static boolean validSessionId(String id) {
     try {
       ClaudeLayout.checkSessionId(id);
@@ -398,10 +452,6 @@ public final class HookCommand {
   }
 
   static Optional<String> readIfPresent(Path file) throws IOException {
-    try {
-      return Optional.of(Files.readString(file, StandardCharsets.UTF_8));
-    } catch (NoSuchFileException absent) {
-      return Optional.empty();
-    }
+    return SessionNotes.read(file);
   }
 }

@@ -1,12 +1,11 @@
 package dev.teammemory.daemon.hook;
 
-import static java.util.Objects.requireNonNull;
-
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.teammemory.daemon.command.EngineCommand;
 import dev.teammemory.daemon.command.UserError;
 import dev.teammemory.daemon.files.AtomicFiles;
 import dev.teammemory.daemon.home.Environment;
@@ -20,14 +19,13 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermission;
+import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.Callable;
+import java.util.function.Supplier;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code tmem hook install}: adds the four hooks to the user's Claude Code settings ({@code
@@ -43,13 +41,9 @@ import picocli.CommandLine.Spec;
       "The previous settings are kept as settings.json.bak."
     },
     mixinStandardHelpOptions = true)
-public final class HookInstallCommand implements Callable<Integer> {
+public final class HookInstallCommand extends EngineCommand {
 
   static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
-
-  private final Environment environment;
-
-  @Spec CommandSpec spec;
 
   @Option(
       names = "--command",
@@ -68,7 +62,7 @@ public final class HookInstallCommand implements Callable<Integer> {
   }
 
   public HookInstallCommand(Environment environment) {
-    this.environment = requireNonNull(environment, "environment is null");
+    super(environment, Clock.systemUTC());
   }
 
   @Override
@@ -76,17 +70,8 @@ public final class HookInstallCommand implements Callable<Integer> {
     Path settingsFile = ClaudeLayout.of(environment).userSettings();
     String prefix = command != null ? command.strip() : runningJarCommand();
     ObjectNode settings = readSettings(settingsFile);
-    List<String> added;
-    try {
-      added = HookSettings.install(settings, prefix);
-    } catch (IllegalArgumentException unexpectedShape) {
-      throw UserError.problem(
-          settingsFile
-              + ": "
-              + unexpectedShape.getMessage()
-              + "; fix it by hand first; nothing was changed");
-    }
-    PrintWriter out = spec.commandLine().getOut();
+    List<String> added = changed(settingsFile, () -> HookSettings.install(settings, prefix));
+    PrintWriter out = out();
     if (dryRun) {
       out.println(JSON.writeValueAsString(settings));
       return 0;
@@ -104,16 +89,25 @@ public final class HookInstallCommand implements Callable<Integer> {
     return 0;
   }
 
+  /** Applies a change to the settings; a shape tmem does not understand is left unchanged. */
+  static <T> T changed(Path settingsFile, Supplier<T> change) {
+    try {
+      return change.get();
+    } catch (IllegalArgumentException unexpectedShape) {
+      throw UserError.problem(
+          settingsFile
+              + ": "
+              + unexpectedShape.getMessage()
+              + "; fix it by hand first; nothing was changed");
+    }
+  }
+
   /** {@code tmem hook uninstall}: takes the hooks out again. */
   @Command(
       name = "uninstall",
       description = "Remove tmem's hooks from your Claude Code settings, keeping everything else.",
       mixinStandardHelpOptions = true)
-  public static final class Uninstall implements Callable<Integer> {
-
-    private final Environment environment;
-
-    @Spec CommandSpec spec;
+  public static final class Uninstall extends EngineCommand {
 
     @Option(
         names = "--command",
@@ -127,7 +121,7 @@ public final class HookInstallCommand implements Callable<Integer> {
     }
 
     public Uninstall(Environment environment) {
-      this.environment = requireNonNull(environment, "environment is null");
+      super(environment, Clock.systemUTC());
     }
 
     @Override
@@ -135,16 +129,7 @@ public final class HookInstallCommand implements Callable<Integer> {
       Path settingsFile = ClaudeLayout.of(environment).userSettings();
       String prefix = command != null ? command.strip() : runningJarCommand();
       ObjectNode settings = readSettings(settingsFile);
-      int removed;
-      try {
-        removed = HookSettings.uninstall(settings, prefix);
-      } catch (IllegalArgumentException unexpectedShape) {
-        throw UserError.problem(
-            settingsFile
-                + ": "
-                + unexpectedShape.getMessage()
-                + "; fix it by hand first; nothing was changed");
-      }
+      int removed = changed(settingsFile, () -> HookSettings.uninstall(settings, prefix));
       if (removed == 0) {
         spec.commandLine()
             .getOut()

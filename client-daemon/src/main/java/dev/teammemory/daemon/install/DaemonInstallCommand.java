@@ -1,7 +1,5 @@
 package dev.teammemory.daemon.install;
 
-import static java.util.Objects.requireNonNull;
-
 import dev.teammemory.daemon.command.ExitCode;
 import dev.teammemory.daemon.command.UserError;
 import java.io.IOException;
@@ -9,13 +7,9 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
-import java.util.concurrent.Callable;
-import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code tmem daemon install}: writes a systemd user unit (Linux) or a launchd agent (macOS) that
@@ -31,15 +25,11 @@ import picocli.CommandLine.Spec;
           + " (~/Library/LaunchAgents/dev.teammemory.tmem.plist) on macOS.",
       "The service reads its settings (TMEM_SERVER_URL) from ~/.config/tmem/env."
     })
-public final class DaemonInstallCommand implements Callable<Integer> {
+public final class DaemonInstallCommand extends ServiceCommand {
 
   /** What the env file can hold and /bin/sh can read back unquoted. */
   private static final Pattern SERVER_URL =
       Pattern.compile("https?://[A-Za-z0-9._~:@%+\\[\\]-]+(/[A-Za-z0-9._~:@%+/-]*)?");
-
-  private final Supplier<Host> host;
-
-  @Spec CommandSpec spec;
 
   @Option(names = "--now", description = "Also start the service now (and at every login).")
   boolean now;
@@ -59,20 +49,14 @@ public final class DaemonInstallCommand implements Callable<Integer> {
           "Your team's server, written to a new settings file (default: $TMEM_SERVER_URL).")
   String serverUrl;
 
-  public DaemonInstallCommand() {
-    this.host = Host::current;
-  }
+  public DaemonInstallCommand() {}
 
   DaemonInstallCommand(Host host) {
-    requireNonNull(host, "host is null");
-    this.host = () -> host;
+    super(host);
   }
 
   @Override
-  public Integer call() throws IOException {
-    Host host = this.host.get();
-    PrintWriter out = spec.commandLine().getOut();
-    ServiceManager manager = ServiceManager.forOperatingSystem(host.operatingSystem());
+  Integer run(Host host, ServiceManager manager, PrintWriter out) throws IOException {
     String unit = manager.render(host);
     if (print) {
       out.print(unit);

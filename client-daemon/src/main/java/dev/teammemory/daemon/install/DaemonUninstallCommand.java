@@ -1,18 +1,12 @@
 package dev.teammemory.daemon.install;
 
-import static java.util.Objects.requireNonNull;
-
 import dev.teammemory.daemon.command.ExitCode;
 import dev.teammemory.daemon.command.UserError;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.concurrent.Callable;
-import java.util.function.Supplier;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code tmem daemon uninstall}: stops the service {@code tmem daemon install} set up and removes
@@ -25,31 +19,21 @@ import picocli.CommandLine.Spec;
       "Stop the daemon's service and remove the unit that `tmem daemon install` wrote.",
       "Your settings (~/.config/tmem/env), login and memory stay."
     })
-public final class DaemonUninstallCommand implements Callable<Integer> {
-
-  private final Supplier<Host> host;
-
-  @Spec CommandSpec spec;
+public final class DaemonUninstallCommand extends ServiceCommand {
 
   @Option(
       names = "--force",
       description = "Remove the unit file even if `tmem daemon install` did not write it.")
   boolean force;
 
-  public DaemonUninstallCommand() {
-    this.host = Host::current;
-  }
+  public DaemonUninstallCommand() {}
 
   DaemonUninstallCommand(Host host) {
-    requireNonNull(host, "host is null");
-    this.host = () -> host;
+    super(host);
   }
 
   @Override
-  public Integer call() throws IOException {
-    Host host = this.host.get();
-    PrintWriter out = spec.commandLine().getOut();
-    ServiceManager manager = ServiceManager.forOperatingSystem(host.operatingSystem());
+  Integer run(Host host, ServiceManager manager, PrintWriter out) throws IOException {
     Path unitPath = manager.unitFile(host);
     UnitFile unit = new UnitFile(unitPath);
     if (!unit.exists()) {

@@ -2,12 +2,11 @@ package dev.teammemory.daemon.install;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.teammemory.daemon.files.AtomicFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 
 /**
@@ -77,20 +76,9 @@ record UnitFile(Path path) {
    */
   static void write(Path target, String content, String posixPermissions) throws IOException {
     Files.createDirectories(target.getParent());
-    Path temporary = Files.createTempFile(target.getParent(), ".tmem-install-", ".tmp");
-    try {
-      Files.writeString(temporary, content, StandardCharsets.UTF_8);
-      if (temporary.getFileSystem().supportedFileAttributeViews().contains("posix")) {
-        Files.setPosixFilePermissions(temporary, PosixFilePermissions.fromString(posixPermissions));
-      }
-      try {
-        Files.move(
-            temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      } catch (AtomicMoveNotSupportedException e) {
-        Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING);
-      }
-    } finally {
-      Files.deleteIfExists(temporary);
-    }
+    AtomicFiles.write(
+        target,
+        content.getBytes(StandardCharsets.UTF_8),
+        PosixFilePermissions.fromString(posixPermissions));
   }
 }

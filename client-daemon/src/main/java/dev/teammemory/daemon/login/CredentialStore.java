@@ -1,7 +1,5 @@
 package dev.teammemory.daemon.login;
 
-import static java.nio.file.StandardCopyOption.ATOMIC_MOVE;
-import static java.nio.file.StandardCopyOption.REPLACE_EXISTING;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
@@ -9,8 +7,8 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.teammemory.daemon.files.AtomicFiles;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.file.FileSystems;
@@ -26,7 +24,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -174,25 +171,8 @@ final class CredentialStore {
     List<Entry> entries = credentials.stream().map(Entry::of).toList();
     byte[] bytes = JSON.writeValueAsBytes(new StoredFile(1, entries));
     createFolder();
-    Path temporary = folder.resolve(".credentials-" + UUID.randomUUID() + ".tmp");
-    try {
-      // The mode is part of the creation: at no moment can another user open the file.
-      if (POSIX) {
-        Files.createFile(temporary, ownerOnly(OWNER_FILE));
-      } else {
-        Files.createFile(temporary);
-      }
-      try (FileChannel channel = FileChannel.open(temporary, StandardOpenOption.WRITE)) {
-        ByteBuffer buffer = ByteBuffer.wrap(bytes);
-        while (buffer.hasRemaining()) {
-          channel.write(buffer);
-        }
-        channel.force(true);
-      }
-      Files.move(temporary, file, ATOMIC_MOVE, REPLACE_EXISTING);
-    } finally {
-      Files.deleteIfExists(temporary);
-    }
+    // The mode is part of the creation: at no moment can another user open the file.
+    AtomicFiles.write(file, bytes, OWNER_FILE);
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.teammemory.daemon.login;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.teammemory.daemon.command.EngineCommand;
 import dev.teammemory.daemon.command.ExitCode;
 import dev.teammemory.daemon.command.UserError;
 import dev.teammemory.daemon.home.Environment;
@@ -15,12 +16,9 @@ import java.io.PrintWriter;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import okhttp3.HttpUrl;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /**
  * {@code tmem login}: logs in to a team-memory server with GitHub's device flow and stores the
@@ -36,13 +34,9 @@ import picocli.CommandLine.Spec;
           + " ~/.local/state/tmem).",
       "One login serves every repository on that server. TMEM_TOKEN, when set, overrides it."
     })
-public final class LoginCommand implements Callable<Integer> {
+public final class LoginCommand extends EngineCommand {
 
-  private final Environment environment;
   private final Sleeper sleeper;
-  private final Clock clock;
-
-  @Spec CommandSpec spec;
 
   @Option(
       names = "--server",
@@ -71,9 +65,8 @@ public final class LoginCommand implements Callable<Integer> {
   }
 
   LoginCommand(Environment environment, Sleeper sleeper, Clock clock) {
-    this.environment = requireNonNull(environment, "environment is null");
+    super(environment, clock);
     this.sleeper = requireNonNull(sleeper, "sleeper is null");
-    this.clock = requireNonNull(clock, "clock is null");
   }
 
   @Override
@@ -82,8 +75,8 @@ public final class LoginCommand implements Callable<Integer> {
     if (repo != null && !RepoSlug.isValid(repo)) {
       throw UserError.usage("--repo must be owner/name (a GitHub repository): " + repo);
     }
-    PrintWriter out = spec.commandLine().getOut();
-    PrintWriter err = spec.commandLine().getErr();
+    PrintWriter out = out();
+    PrintWriter err = err();
     AuthConfig.GitHub github = discover(serverUrl);
     ProjectRepository repository =
         repo != null

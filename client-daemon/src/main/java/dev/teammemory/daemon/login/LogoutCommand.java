@@ -1,30 +1,23 @@
 package dev.teammemory.daemon.login;
 
-import static java.util.Objects.requireNonNull;
-
+import dev.teammemory.daemon.command.EngineCommand;
 import dev.teammemory.daemon.command.ExitCode;
 import dev.teammemory.daemon.command.UserError;
 import dev.teammemory.daemon.home.Environment;
 import dev.teammemory.daemon.home.StateHome;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.time.Clock;
 import java.util.Optional;
-import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 /** {@code tmem logout}: deletes the stored login for a server. */
 @Command(
     name = "logout",
     mixinStandardHelpOptions = true,
     description = "Deletes the GitHub login `tmem login` stored for a team-memory server.")
-public final class LogoutCommand implements Callable<Integer> {
-
-  private final Environment environment;
-
-  @Spec CommandSpec spec;
+public final class LogoutCommand extends EngineCommand {
 
   @Option(
       names = "--server",
@@ -37,7 +30,7 @@ public final class LogoutCommand implements Callable<Integer> {
   }
 
   public LogoutCommand(Environment environment) {
-    this.environment = requireNonNull(environment, "environment is null");
+    super(environment, Clock.systemUTC());
   }
 
   @Override
@@ -55,7 +48,7 @@ public final class LogoutCommand implements Callable<Integer> {
               + e.getMessage()
               + "; delete the file to log out of every server");
     }
-    PrintWriter out = spec.commandLine().getOut();
+    PrintWriter out = out();
     if (removed.isEmpty()) {
       out.println("not logged in to " + serverUrl + ": nothing to delete");
     } else {

@@ -3,6 +3,7 @@ package dev.teammemory.daemon.memory;
 import static java.util.Objects.requireNonNull;
 
 import dev.teammemory.daemon.home.Environment;
+import dev.teammemory.daemon.home.StateHome;
 import java.nio.file.Path;
 import java.text.Normalizer;
 import java.util.regex.Pattern;
@@ -37,13 +38,7 @@ public record ClaudeLayout(Path configHome, Path stateHome) {
                         .workingDirectory()
                         .resolve(Normalizer.normalize(dir, Normalizer.Form.NFC)))
             .orElse(environment.home().resolve(".claude"));
-    Path stateHome =
-        environment
-            .get("XDG_STATE_HOME")
-            .map(Path::of)
-            .filter(Path::isAbsolute)
-            .orElse(environment.home().resolve(".local").resolve("state"))
-            .resolve("tmem");
+    Path stateHome = StateHome.of(environment);
     return new ClaudeLayout(configHome, stateHome);
   }
 

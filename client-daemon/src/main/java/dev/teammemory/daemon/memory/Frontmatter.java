@@ -8,24 +8,34 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.error.YAMLException;
+import org.yaml.snakeyaml.nodes.Tag;
 
 /**
  * The YAML frontmatter of a topic file: the block between a leading {@code ---} line and the next
- * one. Only the small subset memory files use is understood (keys with plain, quoted or block
- * scalar values, and lists). Parsing is tolerant in the reference's way: when the block is not
- * valid YAML, a second pass quotes values that contain characters YAML treats specially (a {@code :
- * } in a description is the usual culprit) and skips lines it cannot read; when even that fails,
- * the file simply has no frontmatter. It never throws.
+ * one, read by SnakeYAML's safe loader. Teammates' files are untrusted input, so the loader builds
+ * only plain maps, lists and strings, refuses alias bombs and recursive keys, and reads at most
+ * {@value #MAX_CODE_POINTS} characters. Parsing is tolerant in the reference's way: when the block
+ * is not valid YAML, a second pass quotes values that contain characters YAML treats specially (a
+ * {@code : } in a description is the usual culprit) and reads each top-level entry on its own,
+ * skipping those it still cannot read; when nothing can be read, the file simply has no
+ * frontmatter. It never throws.
  *
- * @param values each key's value: a {@link String} or a {@code List<String>}
+ * @param values each key's value: a {@link String}, a {@code List} or a {@code Map} of them
  */
 record Frontmatter(Map<String, Object> values) {
 
-  private static final Pattern KEY_LINE =
-      Pattern.compile("^([A-Za-z0-9_][^:#]*?)\\s*:(?:\\s+(.*?))?\\s*$");
+  /** Frontmatter is a few lines; a block larger than this is not read. */
+  static final int MAX_CODE_POINTS = 256 * 1024;
+
+  private static final int MAX_ALIASES = 10;
+  private static final int MAX_NESTING = 10;
+
   private static final Pattern SIMPLE_KEY_LINE = Pattern.compile("^([a-zA-Z_-]+):\\s+(.+)$");
   private static final Pattern YAML_SPECIAL = Pattern.compile("[{}\\[\\]*&#!|>%@`]|: ");
-  private static final Pattern BLOCK_SCALAR = Pattern.compile("^[|>][+-]?$");
 
   static final Frontmatter NONE = new Frontmatter(Map.of());
 
@@ -58,8 +68,8 @@ record Frontmatter(Map<String, Object> values) {
       return NONE;
     }
     List<String> block = List.of(lines).subList(1, end);
-    return strict(block, false)
-        .or(() -> strict(quoteProblematicValues(block), true))
+    return load(String.join("\n", block))
+        .or(() -> entryByEntry(quoteProblematicValues(block)))
         .map(Frontmatter::new)
         .orElse(NONE);
   }
@@ -87,216 +97,84 @@ record Frontmatter(Map<String, Object> values) {
   }
 
   /**
-   * Parses the subset; empty when the block is not valid in it. With {@code skipStrayLines}, lines
-   * that are neither a key nor part of one are ignored instead of failing the block.
+   * Each top-level entry (a line at the left margin and the indented lines under it) loaded on its
+   * own, so one that is still not YAML (a stray sentence, an unterminated quote) costs only itself.
    */
-  private static Optional<Map<String, Object>> strict(List<String> block, boolean skipStrayLines) {
-    Map<String, Object> values = new LinkedHashMap<>();
-    int i = 0;
-    while (i < block.size()) {
-      String line = block.get(i);
-      if (line.isBlank() || line.stripLeading().startsWith("#")) {
-        i++;
-        continue;
-      }
-      Matcher match = KEY_LINE.matcher(line);
-      if (Character.isWhitespace(line.charAt(0)) || !match.matches()) {
-        if (skipStrayLines) {
-          i++;
-          continue;
-        }
-        return Optional.empty();
-      }
-      String key = match.group(1);
-      String inline = match.group(2) == null ? "" : match.group(2);
-      // Lines that belong to this key: indented ones, and unindented list items.
-      int next = i + 1;
-      List<String> nested = new ArrayList<>();
-      while (next < block.size()) {
-        String candidate = block.get(next);
-        boolean belongs =
-            candidate.isBlank()
-                || Character.isWhitespace(candidate.charAt(0))
-                || (inline.isEmpty() && candidate.startsWith("- "));
-        if (!belongs) {
-          break;
-        }
-        nested.add(candidate);
-        next++;
-      }
-      Optional<Object> value = value(inline, nested);
-      if (value.isEmpty()) {
-        if (!skipStrayLines) {
-          return Optional.empty();
-        }
+  private static Optional<Map<String, Object>> entryByEntry(List<String> block) {
+    List<List<String>> entries = new ArrayList<>();
+    for (String line : block) {
+      boolean continuation = !line.isEmpty() && Character.isWhitespace(line.charAt(0));
+      if (continuation && !entries.isEmpty()) {
+        entries.getLast().add(line);
       } else {
-        values.put(key, value.get());
+        entries.add(new ArrayList<>(List.of(line)));
       }
-      i = next;
     }
-    return Optional.of(values);
+    Map<String, Object> values = new LinkedHashMap<>();
+    for (List<String> entry : entries) {
+      load(String.join("\n", entry)).ifPresent(values::putAll);
+    }
+    return values.isEmpty() ? Optional.empty() : Optional.of(values);
   }
 
-  private static Optional<Object> value(String inline, List<String> nested) {
-    List<String> content = nested.stream().filter(line -> !line.isBlank()).toList();
-    if (BLOCK_SCALAR.matcher(inline).matches()) {
-      List<String> body = trimTrailingBlank(nested);
-      int indent =
-          body.stream()
-              .filter(line -> !line.isBlank())
-              .mapToInt(Frontmatter::indent)
-              .min()
-              .orElse(0);
-      List<String> unindented =
-          body.stream()
-              .map(line -> line.isBlank() ? "" : line.substring(Math.min(indent, line.length())))
-              .toList();
-      return Optional.of(
-          inline.startsWith("|")
-              ? String.join("\n", unindented)
-              : String.join(" ", unindented).strip());
-    }
-    if (inline.isEmpty()) {
-      if (content.isEmpty()) {
-        return Optional.of("");
-      }
-      if (content.stream()
-          .allMatch(line -> line.strip().startsWith("- ") || line.strip().equals("-"))) {
-        List<String> items = new ArrayList<>();
-        for (String line : content) {
-          Optional<String> item = scalar(line.strip().substring(1).strip());
-          if (item.isEmpty()) {
-            return Optional.empty();
-          }
-          items.add(item.get());
-        }
-        return Optional.of(List.copyOf(items));
-      }
-      // A plain scalar that starts on the next line.
-      return scalar(String.join(" ", content.stream().map(String::strip).toList()))
-          .map(Object.class::cast);
-    }
-    if (content.isEmpty()) {
-      return scalar(inline).map(Object.class::cast);
-    }
-    // A scalar continued over several lines (quoted or not) folds its line breaks into spaces.
-    return scalar(inline + " " + String.join(" ", content.stream().map(String::strip).toList()))
-        .map(Object.class::cast);
-  }
-
-  /** One scalar: quoted, or plain with YAML's restrictions; empty when it is not valid. */
-  private static Optional<String> scalar(String raw) {
-    String value = raw.strip();
-    if (value.isEmpty()) {
-      return Optional.of("");
-    }
-    char first = value.charAt(0);
-    if (first == '"') {
-      return doubleQuoted(value);
-    }
-    if (first == '\'') {
-      return singleQuoted(value);
-    }
-    if ("{}[]*&!|>%@`".indexOf(first) >= 0) {
+  /** A block as a map of strings, lists and maps; empty when it is not a YAML mapping. */
+  private static Optional<Map<String, Object>> load(String yaml) {
+    Object root;
+    try {
+      root = yaml().load(yaml);
+    } catch (YAMLException | ClassCastException | IllegalArgumentException notYaml) {
       return Optional.empty();
     }
-    int comment = value.indexOf(" #");
-    if (comment >= 0) {
-      value = value.substring(0, comment).strip();
+    if (root == null) {
+      return Optional.of(Map.of());
     }
-    if (value.startsWith("#")) {
-      return Optional.of("");
-    }
-    if (value.contains(": ") || value.endsWith(":")) {
+    if (!(root instanceof Map<?, ?> map)) {
       return Optional.empty();
     }
-    if (value.equals("~") || value.equals("null") || value.equals("Null") || value.equals("NULL")) {
-      return Optional.of("");
-    }
-    return Optional.of(value);
+    return Optional.of(plain(map));
   }
 
-  private static Optional<String> doubleQuoted(String value) {
-    StringBuilder text = new StringBuilder();
-    int i = 1;
-    while (i < value.length()) {
-      char c = value.charAt(i);
-      if (c == '"') {
-        return trailingAllowed(value.substring(i + 1))
-            ? Optional.of(text.toString())
-            : Optional.empty();
-      }
-      if (c == '\\' && i + 1 < value.length()) {
-        char escaped = value.charAt(i + 1);
-        switch (escaped) {
-          case 'n' -> text.append('\n');
-          case 't' -> text.append('\t');
-          case 'r' -> text.append('\r');
-          case '0' -> text.append('\0');
-          case '"', '\\', '/', ' ' -> text.append(escaped);
-          case 'u' -> {
-            if (i + 6 > value.length()) {
-              return Optional.empty();
-            }
-            try {
-              text.append((char) Integer.parseInt(value.substring(i + 2, i + 6), 16));
-            } catch (NumberFormatException notHex) {
-              return Optional.empty();
-            }
-            i += 4;
+  private static Map<String, Object> plain(Map<?, ?> map) {
+    Map<String, Object> values = new LinkedHashMap<>();
+    map.forEach(
+        (key, value) -> {
+          Object plain = plain(value);
+          if (key != null && plain != null) {
+            values.put(String.valueOf(key), plain);
           }
-          default -> {
-            return Optional.empty();
-          }
-        }
-        i += 2;
-        continue;
+        });
+    return values;
+  }
+
+  private static Object plain(Object value) {
+    return switch (value) {
+      case null -> null;
+      case Map<?, ?> map -> plain(map);
+      case List<?> list ->
+          list.stream().map(Frontmatter::plain).filter(item -> item != null).toList();
+      default -> String.valueOf(value);
+    };
+  }
+
+  /**
+   * A loader for untrusted text: safe types only, scalars kept as the text they were written as.
+   */
+  private static Yaml yaml() {
+    LoaderOptions options = new LoaderOptions();
+    options.setMaxAliasesForCollections(MAX_ALIASES);
+    options.setAllowRecursiveKeys(false);
+    options.setNestingDepthLimit(MAX_NESTING);
+    options.setCodePointLimit(MAX_CODE_POINTS);
+    return new Yaml(new TextScalars(options));
+  }
+
+  /** Numbers, booleans and dates stay text: a name of {@code 2024-01-01} is not a date. */
+  private static final class TextScalars extends SafeConstructor {
+    TextScalars(LoaderOptions options) {
+      super(options);
+      for (Tag tag : List.of(Tag.INT, Tag.FLOAT, Tag.BOOL, Tag.TIMESTAMP, Tag.BINARY)) {
+        yamlConstructors.put(tag, new ConstructYamlStr());
       }
-      text.append(c);
-      i++;
     }
-    return Optional.empty();
-  }
-
-  private static Optional<String> singleQuoted(String value) {
-    StringBuilder text = new StringBuilder();
-    int i = 1;
-    while (i < value.length()) {
-      char c = value.charAt(i);
-      if (c == '\'') {
-        if (i + 1 < value.length() && value.charAt(i + 1) == '\'') {
-          text.append('\'');
-          i += 2;
-          continue;
-        }
-        return trailingAllowed(value.substring(i + 1))
-            ? Optional.of(text.toString())
-            : Optional.empty();
-      }
-      text.append(c);
-      i++;
-    }
-    return Optional.empty();
-  }
-
-  private static boolean trailingAllowed(String rest) {
-    String trailing = rest.strip();
-    return trailing.isEmpty() || trailing.startsWith("#");
-  }
-
-  private static int indent(String line) {
-    int indent = 0;
-    while (indent < line.length() && Character.isWhitespace(line.charAt(indent))) {
-      indent++;
-    }
-    return indent;
-  }
-
-  private static List<String> trimTrailingBlank(List<String> lines) {
-    int end = lines.size();
-    while (end > 0 && lines.get(end - 1).isBlank()) {
-      end--;
-    }
-    return lines.subList(0, end);
   }
 }

@@ -2,8 +2,9 @@ package dev.teammemory.daemon.memory;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.teammemory.daemon.files.TextFiles;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -41,18 +42,60 @@ public record MemoryIndex(
     return truncatedByLines || truncatedByCharacters;
   }
 
-  /** The index at {@code file}, or empty when it is missing or blank. */
+  /**
+   * The index at {@code file}, or empty when it is missing or blank. The file is read once, as a
+   * stream: only what can be shown is kept, however large it is; bytes that are not UTF-8 become
+   * U+FFFD.
+   */
   public static Optional<MemoryIndex> load(Path file) throws IOException {
-    String raw;
-    try {
-      raw = Files.readString(file, StandardCharsets.UTF_8);
+    if (!Files.exists(file)) {
+      return Optional.empty();
+    }
+    StringBuilder kept = new StringBuilder();
+    long characters = 0;
+    long newlines = 0;
+    long trailingWhitespace = 0;
+    long trailingNewlines = 0;
+    boolean started = false;
+    try (Reader reader = TextFiles.reader(file)) {
+      char[] buffer = new char[8192];
+      for (int read = reader.read(buffer); read >= 0; read = reader.read(buffer)) {
+        for (int i = 0; i < read; i++) {
+          char c = buffer[i];
+          boolean whitespace = Character.isWhitespace(c);
+          if (!started) {
+            if (whitespace) {
+              continue;
+            }
+            started = true;
+          }
+          characters++;
+          if (c == '\n') {
+            newlines++;
+          }
+          if (whitespace) {
+            trailingWhitespace++;
+            trailingNewlines += c == '\n' ? 1 : 0;
+          } else {
+            trailingWhitespace = 0;
+            trailingNewlines = 0;
+          }
+          if (kept.length() <= MAX_CHARACTERS) {
+            kept.append(c);
+          }
+        }
+      }
     } catch (NoSuchFileException absent) {
       return Optional.empty();
     }
-    if (raw.isBlank()) {
+    if (!started) {
       return Optional.empty();
     }
-    return Optional.of(of(file, raw));
+    String head = kept.toString().strip();
+    long characterCount = characters - trailingWhitespace;
+    long lineCount = newlines - trailingNewlines + 1;
+    return Optional.of(
+        of(file, head, (int) Math.min(lineCount, Integer.MAX_VALUE), characterCount));
   }
 
   /**
@@ -60,9 +103,19 @@ public record MemoryIndex(
    */
   public static MemoryIndex of(Path file, String raw) {
     String trimmed = raw.strip();
+    return of(file, trimmed, trimmed.split("\n", -1).length, trimmed.length());
+  }
+
+  /**
+   * @param head the stripped text, or at least its first {@value #MAX_CHARACTERS} characters and
+   *     one more
+   * @param lineCount lines in the whole stripped text
+   * @param characters characters in the whole stripped text
+   */
+  private static MemoryIndex of(Path file, String head, int lineCount, long characters) {
+    String trimmed = head;
     String[] lines = trimmed.split("\n", -1);
-    int lineCount = lines.length;
-    int characterCount = trimmed.length();
+    int characterCount = (int) Math.min(characters, Integer.MAX_VALUE);
     boolean byLines = lineCount > MAX_LINES;
     // The original size decides the warning: long lines are what this limit is for, and the size
     // after cutting lines would understate them.
@@ -70,7 +123,10 @@ public record MemoryIndex(
     if (!byLines && !byCharacters) {
       return new MemoryIndex(file, trimmed, lineCount, characterCount, false, false);
     }
-    String truncated = byLines ? String.join("\n", Arrays.copyOf(lines, MAX_LINES)) : trimmed;
+    String truncated =
+        byLines
+            ? String.join("\n", Arrays.copyOf(lines, Math.min(MAX_LINES, lines.length)))
+            : trimmed;
     if (truncated.length() > MAX_CHARACTERS) {
       int cutAt = truncated.lastIndexOf('\n', MAX_CHARACTERS);
       truncated = truncated.substring(0, cutAt > 0 ? cutAt : MAX_CHARACTERS);

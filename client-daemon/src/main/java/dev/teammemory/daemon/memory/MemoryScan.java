@@ -1,13 +1,9 @@
 package dev.teammemory.daemon.memory;
 
-import java.io.BufferedReader;
+import dev.teammemory.daemon.files.TextFiles;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -31,6 +27,9 @@ public final class MemoryScan {
 
   public static final int MAX_FILES = 200;
   static final int FRONTMATTER_LINES = 30;
+
+  /** The most of one file the scan reads: the frontmatter is at its start. */
+  private static final int MAX_HEAD_BYTES = 64 * 1024;
 
   /** A frontmatter line longer than this is not one worth reading. */
   private static final int MAX_LINE_CHARACTERS = 8_192;
@@ -104,26 +103,26 @@ public final class MemoryScan {
 
   private static Optional<MemoryHeader> read(Path memoryDirectory, Candidate candidate) {
     StringBuilder head = new StringBuilder();
-    try (BufferedReader reader =
-        new BufferedReader(
-            new InputStreamReader(
-                Files.newInputStream(candidate.file()),
-                StandardCharsets.UTF_8
-                    .newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPLACE)
-                    .onUnmappableCharacter(CodingErrorAction.REPLACE)))) {
-      for (int line = 0; line < FRONTMATTER_LINES; line++) {
-        String text = reader.readLine();
-        if (text == null) {
-          break;
+    try {
+      // However large the file (a one-line log saved as .md), only its start is read.
+      String start = TextFiles.head(candidate.file(), MAX_HEAD_BYTES).text();
+      int line = 0;
+      for (int from = 0; from < start.length() && line < FRONTMATTER_LINES; line++) {
+        int end = start.indexOf('\n', from);
+        String text = start.substring(from, end < 0 ? start.length() : end);
+        if (text.endsWith("\r")) {
+          text = text.substring(0, text.length() - 1);
         }
         head.append(
                 text.length() > MAX_LINE_CHARACTERS ? text.substring(0, MAX_LINE_CHARACTERS) : text)
             .append('\n');
+        if (end < 0) {
+          break;
+        }
+        from = end + 1;
       }
-    } catch (NoSuchFileException deletedSinceListing) {
-      return Optional.empty();
-    } catch (IOException unreadable) {
+    } catch (IOException deletedOrUnreadable) {
+      // Gone since the listing, or not a file any more: the other memories still count.
       return Optional.empty();
     }
     Frontmatter frontmatter = Frontmatter.parse(head.toString());

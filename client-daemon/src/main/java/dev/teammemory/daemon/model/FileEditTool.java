@@ -2,11 +2,14 @@ package dev.teammemory.daemon.model;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.teammemory.daemon.files.FailureWords;
+import dev.teammemory.daemon.files.TextFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.Optional;
 
 /**
  * The agent's {@code Edit} tool, with Claude Code's input shape: replace {@code old_string} by
@@ -15,6 +18,9 @@ import java.nio.file.Path;
  * messages name counts and paths, never the file's content.
  */
 public final class FileEditTool implements AgentTool {
+
+  /** Files the tool edits are memory files of a few kilobytes. */
+  static final int MAX_BYTES = 4 * 1024 * 1024;
 
   public static final String NAME = "Edit";
 
@@ -47,11 +53,19 @@ public final class FileEditTool implements AgentTool {
     Path file = Path.of(filePath.asText());
     String before;
     try {
-      before = Files.readString(file, StandardCharsets.UTF_8);
+      Optional<String> exact = TextFiles.readExactly(file, MAX_BYTES);
+      if (exact.isEmpty()) {
+        return Result.error(
+            file
+                + " is not valid UTF-8 text or is over "
+                + MAX_BYTES
+                + " bytes; an edit could change what it holds, so it is left as it is");
+      }
+      before = exact.get();
     } catch (NoSuchFileException missing) {
       return Result.error("file does not exist: " + file);
     } catch (IOException unreadable) {
-      return Result.error("cannot read " + file + ": " + unreadable.getClass().getSimpleName());
+      return Result.error("cannot read " + file + ": " + FailureWords.describe(unreadable));
     }
     String after;
     if (target.isEmpty()) {

@@ -5,14 +5,12 @@ import static java.util.Objects.requireNonNull;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.teammemory.daemon.files.AtomicFiles;
+import dev.teammemory.daemon.files.StateFiles;
 import dev.teammemory.daemon.memory.ClaudeLayout;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.Optional;
@@ -40,18 +38,12 @@ public final class NotesProgressStore {
   }
 
   public NotesProgress load(Path notes) {
-    JsonNode root;
-    try {
-      root = JSON.readTree(Files.readString(file(notes), StandardCharsets.UTF_8));
-    } catch (NoSuchFileException first) {
-      return NotesProgress.NONE;
-    } catch (IOException corrupt) {
-      // Losing the progress only means the next update is judged as a first one.
+    // Losing the progress only means the next update is judged as a first one.
+    Optional<JsonNode> read = StateFiles.readObject(file(notes));
+    if (read.isEmpty()) {
       return NotesProgress.NONE;
     }
-    if (root == null || !root.isObject()) {
-      return NotesProgress.NONE;
-    }
+    JsonNode root = read.get();
     return new NotesProgress(
         root.path("initialized").asBoolean(false),
         Math.max(0, root.path("tokensAtLastUpdate").asLong(0)),
@@ -70,18 +62,7 @@ public final class NotesProgressStore {
     root.put("lastSummarizedMessage", progress.lastSummarizedMessage().orElse(null));
     root.put("lastUpdate", progress.lastUpdate().map(Instant::toString).orElse(null));
     Path target = file(notes);
-    Path temporary = Files.createTempFile(directory, "progress", ".tmp");
-    try {
-      Files.writeString(temporary, root.toString(), StandardCharsets.UTF_8);
-      try {
-        Files.move(
-            temporary, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      } catch (AtomicMoveNotSupportedException notAtomic) {
-        Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING);
-      }
-    } finally {
-      Files.deleteIfExists(temporary);
-    }
+    AtomicFiles.write(target, root.toString());
   }
 
   private Path file(Path notes) {

@@ -5,9 +5,6 @@ import static java.util.Objects.requireNonNull;
 import dev.teammemory.daemon.memory.ClaudeLayout;
 import dev.teammemory.daemon.transcript.Tokens;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -147,11 +144,7 @@ record NotesTemplate(String template, String prompt, boolean customTemplate, boo
   }
 
   private static String readIfPresent(Path file) throws IOException {
-    try {
-      return Files.readString(file, StandardCharsets.UTF_8);
-    } catch (NoSuchFileException absent) {
-      return null;
-    }
+    return SessionNotes.read(file).orElse(null);
   }
 
   /**

@@ -2,6 +2,8 @@ package dev.teammemory.daemon.notes;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.teammemory.daemon.files.AtomicFiles;
+import dev.teammemory.daemon.files.TextFiles;
 import dev.teammemory.daemon.memory.ClaudeLayout;
 import dev.teammemory.daemon.model.AgentOutcome;
 import dev.teammemory.daemon.model.AnthropicLanguageModel;
@@ -15,12 +17,10 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermission;
@@ -88,6 +88,19 @@ public final class SessionNotes {
     return progressStore.load(notes.toAbsolutePath().normalize());
   }
 
+  /** Session notes and their template are a few kilobytes; far larger is not worth reading. */
+  public static final int MAX_BYTES = 4 * 1024 * 1024;
+
+  /**
+   * Notes (or a notes template) as the agent reads them: bytes that are not UTF-8 become U+FFFD;
+   * empty when the file does not exist.
+   *
+   * @throws IOException when it cannot be read, is not a file, or is over {@value #MAX_BYTES} bytes
+   */
+  public static Optional<String> read(Path file) throws IOException {
+    return TextFiles.readIfPresent(file, MAX_BYTES);
+  }
+
   /**
    * Updates the notes from the transcript if the thresholds are met, or regardless with {@code
    * force}.
@@ -101,7 +114,10 @@ public final class SessionNotes {
     List<TranscriptEntry> context = transcript.currentContext();
     long tokens = Tokens.estimate(context);
     if (context.isEmpty()) {
-      return new NotesOutcome.NotDue(notes, tokens, "the transcript has no messages yet");
+      // Forced or not, there is nothing to write notes about.
+      return force
+          ? new NotesOutcome.Failed(notes, transcript.whyNoMessages())
+          : new NotesOutcome.NotDue(notes, tokens, transcript.whyNoMessages());
     }
     NotesProgress progress = progressStore.load(notes);
     NotesTrigger.Decision decision = NotesTrigger.decide(context, tokens, progress);
@@ -150,7 +166,7 @@ public final class SessionNotes {
       throws IOException {
     NotesTemplate template = NotesTemplate.load(layout);
     createIfMissing(notes, template.template());
-    String before = Files.readString(notes, StandardCharsets.UTF_8);
+    String before = TextFiles.read(notes, MAX_BYTES);
     String writer;
     switch (model) {
       case OfflineLanguageModel offline -> {
@@ -159,7 +175,7 @@ public final class SessionNotes {
       }
       case AnthropicLanguageModel anthropic -> {
         AgentOutcome outcome = ModelNotes.update(anthropic, context, before, notes, template);
-        String after = Files.readString(notes, StandardCharsets.UTF_8);
+        String after = TextFiles.read(notes, MAX_BYTES);
         if (!NotesDocument.parse(after)
             .structure()
             .equals(NotesDocument.parse(before).structure())) {
@@ -253,22 +269,6 @@ public final class SessionNotes {
 
   /** Replaces the notes in one step, so a reader never sees half a file; the copy is 0600 too. */
   private static void replace(Path notes, String content) throws IOException {
-    Path folder = notes.getParent();
-    Path temporary =
-        posix(notes)
-            ? Files.createTempFile(
-                folder, ".summary", ".tmp", PosixFilePermissions.asFileAttribute(FILE_PERMISSIONS))
-            : Files.createTempFile(folder, ".summary", ".tmp");
-    try {
-      Files.writeString(temporary, content, StandardCharsets.UTF_8);
-      try {
-        Files.move(
-            temporary, notes, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      } catch (AtomicMoveNotSupportedException notAtomic) {
-        Files.move(temporary, notes, StandardCopyOption.REPLACE_EXISTING);
-      }
-    } finally {
-      Files.deleteIfExists(temporary);
-    }
+    AtomicFiles.write(notes, content.getBytes(StandardCharsets.UTF_8), FILE_PERMISSIONS);
   }
 }

@@ -2,6 +2,7 @@ package dev.teammemory.daemon.recall;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.teammemory.daemon.files.TextFiles;
 import dev.teammemory.daemon.memory.MemoryHeader;
 import dev.teammemory.daemon.memory.MemoryScan;
 import dev.teammemory.daemon.model.AnthropicLanguageModel;
@@ -9,8 +10,6 @@ import dev.teammemory.daemon.model.LanguageModel;
 import dev.teammemory.daemon.model.ModelOutcome;
 import dev.teammemory.daemon.model.OfflineLanguageModel;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -35,6 +34,9 @@ public final class Recall {
   public static final int MAX_LINES = 200;
   public static final int MAX_BYTES = 4_096;
   public static final int MAX_SESSION_BYTES = 60 * 1024;
+
+  /** What recall reads of a memory: more than it shows, so a cut can say which limit was hit. */
+  private static final int SHOWN_AT_MOST_BYTES = 64 * 1024;
 
   private static final long DAY_MILLIS = Duration.ofDays(1).toMillis();
 
@@ -146,7 +148,8 @@ public final class Recall {
   private Optional<RecalledMemory> read(MemoryHeader header) {
     String text;
     try {
-      text = new String(Files.readAllBytes(header.file()), StandardCharsets.UTF_8);
+      // Only the start can be shown (MAX_LINES, MAX_BYTES); a larger file is cut whatever it holds.
+      text = TextFiles.head(header.file(), SHOWN_AT_MOST_BYTES).text();
     } catch (IOException unreadable) {
       return Optional.empty();
     }

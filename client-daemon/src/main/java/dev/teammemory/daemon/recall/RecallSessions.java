@@ -6,14 +6,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.teammemory.daemon.files.AtomicFiles;
+import dev.teammemory.daemon.files.StateFiles;
 import dev.teammemory.daemon.memory.ClaudeLayout;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
@@ -44,18 +42,12 @@ final class RecallSessions {
    */
   SurfacedMemories load(String sessionId, Optional<String> compaction) throws IOException {
     Path file = file(sessionId);
-    JsonNode root;
-    try {
-      root = JSON.readTree(Files.readString(file, StandardCharsets.UTF_8));
-    } catch (NoSuchFileException first) {
-      return SurfacedMemories.NONE;
-    } catch (IOException corrupt) {
-      // A torn state file only loses what was surfaced; recall starts the session afresh.
+    // A lost or torn record only loses what was surfaced; recall starts the session afresh.
+    Optional<JsonNode> read = StateFiles.readObject(file);
+    if (read.isEmpty()) {
       return SurfacedMemories.NONE;
     }
-    if (root == null || !root.isObject()) {
-      return SurfacedMemories.NONE;
-    }
+    JsonNode root = read.get();
     if (compaction.isPresent() && !compaction.get().equals(root.path("compaction").asText(""))) {
       return SurfacedMemories.NONE;
     }
@@ -82,29 +74,13 @@ final class RecallSessions {
     ArrayNode paths = root.putArray("surfaced");
     surfaced.paths().stream().map(Path::toString).sorted().forEach(paths::add);
     root.put("bytes", surfaced.bytes());
-    Path temporary = Files.createTempFile(directory, sessionId, ".tmp");
-    try {
-      Files.writeString(temporary, root.toString(), StandardCharsets.UTF_8);
-      try {
-        Files.move(
-            temporary, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-      } catch (AtomicMoveNotSupportedException notAtomic) {
-        Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING);
-      }
-    } finally {
-      Files.deleteIfExists(temporary);
-    }
+    AtomicFiles.write(file, root.toString());
   }
 
   private static Optional<String> recordedCompaction(Path file) {
-    try {
-      JsonNode root = JSON.readTree(Files.readString(file, StandardCharsets.UTF_8));
-      return root != null && root.path("compaction").isTextual()
-          ? Optional.of(root.path("compaction").asText())
-          : Optional.empty();
-    } catch (IOException absentOrTorn) {
-      return Optional.empty();
-    }
+    return StateFiles.readObject(file)
+        .filter(root -> root.path("compaction").isTextual())
+        .map(root -> root.path("compaction").asText());
   }
 
   private Path file(String sessionId) {

@@ -2,14 +2,11 @@ package dev.teammemory.daemon.transcript;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.teammemory.daemon.files.TextFiles;
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.Reader;
 import java.io.StringReader;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -38,13 +35,7 @@ public record Transcript(List<TranscriptEntry> entries, List<Integer> unreadable
   /** Reads a transcript file; bytes that are not UTF-8 are replaced rather than rejected. */
   public static Transcript read(Path file) throws IOException {
     requireNonNull(file, "file is null");
-    try (Reader reader =
-        new InputStreamReader(
-            Files.newInputStream(file),
-            StandardCharsets.UTF_8
-                .newDecoder()
-                .onMalformedInput(CodingErrorAction.REPLACE)
-                .onUnmappableCharacter(CodingErrorAction.REPLACE))) {
+    try (Reader reader = TextFiles.reader(file)) {
       return read(reader);
     }
   }
@@ -75,6 +66,27 @@ public record Transcript(List<TranscriptEntry> entries, List<Integer> unreadable
       }
     }
     return new Transcript(entries, unreadable);
+  }
+
+  /**
+   * Why {@link #currentContext()} is empty, in words: a transcript that was compacted and has had
+   * nothing since, one with no readable line at all (not a transcript, or a binary file), or one
+   * without messages.
+   */
+  public String whyNoMessages() {
+    if (conversation().stream().anyMatch(TranscriptEntry::isCompactBoundary)) {
+      return "the transcript has no messages since its last compaction";
+    }
+    if (entries.isEmpty() && !unreadableLines.isEmpty()) {
+      return "the transcript has no messages: none of its "
+          + unreadableLines.size()
+          + (unreadableLines.size() == 1 ? " line is" : " lines are")
+          + " a JSON object (is it a session's .jsonl transcript?)";
+    }
+    if (entries.isEmpty()) {
+      return "the transcript is empty";
+    }
+    return "the transcript has no messages yet";
   }
 
   /** The session id the entries name, if any does. */

@@ -124,4 +124,42 @@ class FrontmatterTest {
     assertThat(frontmatter.string("description")).isEmpty();
     assertThat(frontmatter.string("type")).isEmpty();
   }
+
+  @Test
+  void anAliasBombIsNeverExpandedAndTheRestIsStillRead() {
+    StringBuilder yaml = new StringBuilder("---\nname: bomb\na: &a [lol, lol, lol, lol, lol]\n");
+    String previous = "a";
+    for (char level = 'b'; level <= 'k'; level++) {
+      yaml.append(level).append(": &").append(level).append(" [");
+      for (int i = 0; i < 10; i++) {
+        yaml.append(i == 0 ? "" : ", ").append('*').append(previous);
+      }
+      yaml.append("]\n");
+      previous = String.valueOf(level);
+    }
+    Frontmatter frontmatter = Frontmatter.parse(yaml.append("---\n").toString());
+
+    assertThat(frontmatter.string("name")).contains("bomb");
+    // The loader refuses the aliases; the quoting retry then reads each value as plain text.
+    assertThat(frontmatter.values().get("k"))
+        .isEqualTo("&k [*j, *j, *j, *j, *j, *j, *j, *j, *j, *j]");
+  }
+
+  @Test
+  void datesNumbersAndBooleansStayAsWritten() {
+    Frontmatter frontmatter =
+        Frontmatter.parse("---\nname: 2024-01-31\ndescription: 007\ntype: yes\n---\n");
+
+    assertThat(frontmatter.string("name")).contains("2024-01-31");
+    assertThat(frontmatter.string("description")).contains("007");
+    assertThat(frontmatter.string("type")).contains("yes");
+  }
+
+  @Test
+  void aNestedMappingIsKept() {
+    Frontmatter frontmatter = Frontmatter.parse("---\nname: x\nmetadata:\n  type: feedback\n---\n");
+
+    assertThat(frontmatter.values().get("metadata"))
+        .isEqualTo(java.util.Map.of("type", "feedback"));
+  }
 }

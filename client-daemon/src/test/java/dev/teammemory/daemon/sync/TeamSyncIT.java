@@ -6,6 +6,10 @@ import static dev.teammemory.daemon.testing.SyncFixture.hasContent;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.teammemory.daemon.home.Environment;
+import dev.teammemory.daemon.login.ServerConnection;
+import dev.teammemory.daemon.model.LanguageModel;
+import dev.teammemory.daemon.run.Daemon;
 import dev.teammemory.daemon.testing.RecordingProxy;
 import dev.teammemory.daemon.testing.ServerProcess;
 import dev.teammemory.daemon.testing.SyncFixture;
@@ -19,8 +23,10 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -72,6 +78,43 @@ class TeamSyncIT {
 
   private static boolean startedUp(SyncEngine engine) {
     return engine.state().lastPull().isPresent();
+  }
+
+  @Test
+  void theDaemonRunInProcessPushesAnEditAndFlushesWhatIsPendingWhenClosed() throws Exception {
+    Path teamDir = Files.createDirectories(root.resolve("carol/team"));
+    Path home = root.resolve("carol-home");
+    Environment environment =
+        new Environment(
+            Map.of(
+                "XDG_STATE_HOME", home.resolve("state").toString(),
+                "CLAUDE_CONFIG_DIR", home.resolve(".claude").toString()),
+            home,
+            home);
+    ServerConnection connection =
+        new ServerConnection(server.url(), () -> Optional.of(ServerProcess.ALICE));
+    TeamMemoryClient reader = fixture.client(server.url(), ServerProcess.BOB);
+
+    try (Daemon daemon =
+        Daemon.open(
+            environment,
+            List.of(Project.unregistered(repo, teamDir)),
+            connection,
+            LanguageModel.fromEnvironment(Map.of("TMEM_OFFLINE", "1")),
+            SyncFixture.FAST,
+            Duration.ofHours(1))) {
+      daemon.start();
+      daemon.whenStarted().get(DEADLINE.toSeconds(), TimeUnit.SECONDS);
+      Files.writeString(teamDir.resolve("decisions.md"), "ship on fridays\n");
+      await(
+          "the server has carol's file",
+          DEADLINE,
+          () -> "ship on fridays\n".equals(SyncFixture.entries(reader, repo).get("decisions.md")));
+      Files.writeString(teamDir.resolve("pending.md"), "written just before the stop\n");
+    }
+
+    assertThat(SyncFixture.entries(reader, repo))
+        .containsEntry("pending.md", "written just before the stop\n");
   }
 
   @Test
