@@ -1,29 +1,30 @@
 package dev.teammemory.daemon.extract;
 
+import dev.teammemory.daemon.memory.MemoryScope;
 import dev.teammemory.daemon.memory.MemoryType;
 import java.nio.file.Path;
 
 /**
- * What an agent is told about auto memory: where it lives, the four types, what must never be
- * saved, and how to save (a topic file, then one line in {@code MEMORY.md}). The session-start hook
- * gives it to the main agent; the extractor and the dream give it to their own model.
+ * What an agent is told about auto memory, in one place: where it lives, when to read it, to check
+ * a remembered fact before recommending it, what belongs in memory and what belongs elsewhere, and
+ * how to save. The session-start hook gives it to an agent that lacks instructions of its own; the
+ * extractor and the dream give it to their own model. The text is kept short: it shares the hook's
+ * answer with the memory index.
  */
 public final class MemoryInstructions {
 
   static final String WHAT_NOT_TO_SAVE =
       """
-      ## What NOT to save in memory
-      - Code patterns, conventions, architecture, file paths, or project structure: these can be \
-      derived by reading the current project state.
-      - Git history, recent changes, or who-changed-what: `git log` / `git blame` are authoritative.
-      - Debugging solutions or fix recipes: the fix is in the code and the commit message has the \
-      context.
-      - Anything already documented in CLAUDE.md files.
-      - Ephemeral task details: in-progress work, temporary state, current conversation context.
-
-      These exclusions apply even when the user explicitly asks you to save. If they ask you to \
-      save a list of PRs or an activity summary, ask what was surprising or non-obvious about it: \
-      that is the part worth keeping.
+      ## What belongs elsewhere
+      Memory is for what a later session cannot learn any other way. Leave out:
+      - what the repository already says: code, structure, conventions visible in the code, \
+      CLAUDE.md; read it there;
+      - history: who changed what and when is in `git log` and `git blame`;
+      - fix recipes: the fix is in the code, its story in the commit;
+      - this conversation's work: a plan for the task at hand belongs in a plan, steps and \
+      progress in a task list; neither outlives the session.
+      This holds even when the user asks to save such things: ask what about it was surprising, \
+      and keep that.
       """;
 
   private MemoryInstructions() {}
@@ -31,90 +32,106 @@ public final class MemoryInstructions {
   /** The instructions for topic-file memory at {@code directory}, with the team's when active. */
   public static String autoMemory(Path directory, boolean teamActive) {
     StringBuilder text = new StringBuilder();
-    text.append("# auto memory\n\n")
-        .append("You have a persistent, file-based memory system at `")
+    text.append("# Auto memory\n\n")
+        .append("You keep a memory across conversations in files under `")
         .append(directory)
         .append(
-            "`. Write to it directly with the Write tool (create the directory if it does not exist).\n\n")
+            "`. Use it to learn who the user is, how they want you to work, and what the work"
+                + " depends on that the code does not show. When the user asks you to remember"
+                + " something, save it at once; when they ask you to forget something, remove it.\n\n")
         .append(
-            "Build it up over time so that future conversations have a complete picture of who the"
-                + " user is, how they like to work with you, what to avoid or repeat, and the context"
-                + " behind the work. If the user explicitly asks you to remember something, save it"
-                + " immediately as whichever type fits best. If they ask you to forget something,"
-                + " find and remove the entry.\n\n")
-        .append("## Types of memory\n")
-        .append(
-            "- user: the user's role, goals, responsibilities and knowledge, so you can tailor your help.\n")
-        .append(
-            "- feedback: guidance the user gave about how to work, both corrections and confirmed"
-                + " approaches. Lead with the rule, then a **Why:** line and a **How to apply:** line.\n")
-        .append(
-            "- project: goals, incidents, decisions and deadlines that cannot be read from the code or"
-                + " git history. Convert relative dates to absolute dates (\"Thursday\" → 2026-03-05).\n")
-        .append(
-            "- reference: where information lives in external systems (trackers, dashboards, channels).\n\n")
+            """
+            ## When to read it
+            `MEMORY.md` (below) is the index. Open a memory when it looks relevant to the task or \
+            the user mentions earlier work, and always when the user asks you to check or recall. \
+            If the user says to ignore memory, act as if it were empty.
+
+            ## Check before you recommend
+            A memory is a note from the day it was written. One that names a file, function, flag \
+            or command says it existed then: before you recommend it, check that it still does \
+            (look for the file, search for the name, run the command's help). Trust what you see \
+            now over the memory, and fix or delete the memory that was wrong. For the current state \
+            of the code, read the code or `git log`, not a memory of it.
+
+            ## Four kinds
+            - user: their role, skills and responsibilities.
+            - feedback: how to work, both corrections and approaches the user confirmed. State the \
+            rule, then a **Why:** and a **How to apply:** line.
+            - project: decisions, deadlines and reasons the code does not show. Write dates as \
+            dates ("Thursday" becomes 2026-03-05).
+            - reference: where information lives outside the repository (a dashboard, a tracker \
+            project, an on-call service).
+
+            """)
         .append(WHAT_NOT_TO_SAVE)
         .append('\n')
         .append(
             """
-            ## How to save memories
-            Saving a memory is a two-step process.
-
-            Step 1: write the memory to its own file (for example `user_role.md`, \
-            `feedback_testing.md`) with this frontmatter:
+            ## How to save
+            Each memory is a file of its own named by a short kebab-case slug \
+            (`bun-not-npm.md`), starting with:
 
             ---
-            name: {{memory name}}
-            description: {{one-line description, used to decide relevance later, so be specific}}
-            type: {{user, feedback, project, reference}}
+            name: bun-not-npm
+            description: one specific line, the only thing read when deciding relevance
+            type: feedback
+            metadata:
+              type: feedback
             ---
 
-            {{memory content}}
-
-            Step 2: add a pointer to that file in `MEMORY.md`. `MEMORY.md` is an index, not a \
-            memory: one line per entry, under ~150 characters, `- [Title](file.md) — one-line hook`, \
-            no frontmatter. Never write memory content into `MEMORY.md`.
-
-            - `MEMORY.md` is always loaded into your context and is cut after 200 lines, so keep it short.
-            - Keep name, description and type up to date with the content.
-            - Organize memory by topic, not chronologically.
-            - Update or remove memories that turn out to be wrong or outdated.
-            - Do not write duplicates: check for an existing memory to update before writing a new one.
+            Then add one line to `MEMORY.md`: `- [name](file.md) — what it is about`, under 150 \
+            characters. The index is always loaded and cut after 200 lines: keep it an index, \
+            never the memory itself. Update a memory on the same subject rather than adding a \
+            second one, and keep its name, description and type true to its content.
             """);
     if (teamActive) {
-      text.append("\n## Private and team memory\n")
-          .append("Team memory at `")
-          .append(directory.resolve("team"))
-          .append(
-              "` is shared with everyone working on this repository; everything else stays with this"
-                  + " user. Each has its own MEMORY.md. Where each type goes:\n");
-      for (MemoryType type : MemoryType.values()) {
-        text.append("- ")
-            .append(type.wireName())
-            .append(": ")
-            .append(dev.teammemory.daemon.memory.MemoryScope.guidance(type))
-            .append('\n');
-      }
-      text.append(
-          "\nYou MUST avoid saving sensitive data in team memory: never save API keys or user"
-              + " credentials. A secret scanner refuses any team write that looks like one.\n");
+      text.append('\n').append(teamMemory(directory));
     }
     return text.toString();
   }
 
-  /** The instructions in daily-log mode: append bullets to today's log, index read-only. */
-  public static String dailyLog(Path directory, Path today) {
-    return "# auto memory (daily log)\n\n"
-        + "Memory for this session is an append-only daily log: today's file is `"
-        + today
-        + "` (`logs/YYYY/MM/YYYY-MM-DD.md` under `"
+  /**
+   * What an agent that keeps its own memory at {@code directory} needs to know about the team's:
+   * where it is, which kinds go there, and that secrets never do.
+   */
+  public static String teamMemory(Path directory) {
+    StringBuilder text = new StringBuilder();
+    text.append("## Team memory\n")
+        .append("`")
+        .append(directory.resolve("team"))
+        .append(
+            "` is shared with everyone working on this repository and has its own MEMORY.md;"
+                + " the rest stays with this user. Team memories are written like private ones."
+                + " Where each kind goes:\n");
+    for (MemoryType type : MemoryType.values()) {
+      text.append("- ")
+          .append(type.wireName())
+          .append(": ")
+          .append(MemoryScope.guidance(type))
+          .append('\n');
+    }
+    text.append(
+        "\nNever put a key, token, password or other credential in team memory; a secret scanner"
+            + " refuses any team write that looks like one.\n");
+    return text.toString();
+  }
+
+  /**
+   * The instructions in daily-log mode: append bullets to the day's log; the index is read-only.
+   * The log is named by its pattern, not today's path: a long session outlives the day it started
+   * on.
+   */
+  public static String dailyLog(Path directory) {
+    return "# Auto memory (daily log)\n\n"
+        + "In this session memory is an append-only log, one file a day:"
+        + " `logs/YYYY/MM/YYYY-MM-DD.md` under `"
         + directory
-        + "`). Append one timestamped bullet (`- HH:MM …`) for each of: the user's corrections and"
-        + " preferences; facts about the user, their role or goals; project context that cannot be"
-        + " read from the code; pointers to external systems; anything the user explicitly asks you"
-        + " to remember. Never rewrite earlier bullets.\n\n"
-        + "`MEMORY.md` is read-only in this mode: a separate consolidation (`tmem dream --now`)"
-        + " distils the logs into topic files and the index.\n\n"
+        + "`, for the date when you write (local time). Add one bullet (`- HH:MM …`) for each"
+        + " correction or preference of the user, fact about the user, piece of project context"
+        + " the code does not show, pointer to an outside system, and anything the user asks you"
+        + " to remember. Never change earlier bullets.\n\n"
+        + "`MEMORY.md` is read-only in this mode; `tmem dream --now` distils the logs into topic"
+        + " files and the index.\n\n"
         + WHAT_NOT_TO_SAVE;
   }
 }

@@ -41,7 +41,10 @@ final class ModelExtractor {
     String manifest = MemoryScan.manifest(MemoryScan.scan(location.directory()));
     String instructions =
         dailyLog.isPresent()
-            ? MemoryInstructions.dailyLog(location.directory(), dailyLog.get())
+            ? MemoryInstructions.dailyLog(location.directory())
+                + "\nToday's log, the only file you may write, is `"
+                + dailyLog.get()
+                + "`.\n"
             : MemoryInstructions.autoMemory(location.directory(), location.teamActive());
     String prompt =
         ConversationRendering.render(range, false)

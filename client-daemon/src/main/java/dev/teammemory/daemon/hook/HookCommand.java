@@ -6,7 +6,6 @@ import dev.teammemory.daemon.command.ExitCode;
 import dev.teammemory.daemon.command.Launcher;
 import dev.teammemory.daemon.command.UserError;
 import dev.teammemory.daemon.compact.CompactionInstructions;
-import dev.teammemory.daemon.dailylog.DailyLog;
 import dev.teammemory.daemon.dailylog.DailyLogMode;
 import dev.teammemory.daemon.extract.Extraction;
 import dev.teammemory.daemon.extract.ExtractionOutcome;
@@ -183,8 +182,7 @@ public final class HookCommand {
       boolean team = location.teamActive() && !dailyLog.enabled();
       context.append(
           dailyLog.enabled()
-              ? MemoryInstructions.dailyLog(
-                  location.directory(), new DailyLog(location.directory(), clock).today())
+              ? MemoryInstructions.dailyLog(location.directory())
               : MemoryInstructions.autoMemory(location.directory(), team));
       context
           .append("\n## MEMORY.md\n\n")

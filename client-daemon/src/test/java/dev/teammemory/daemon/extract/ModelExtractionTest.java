@@ -142,9 +142,7 @@ class ModelExtractionTest {
           .containsExactly("Read", "Grep", "Glob", "Bash", "Edit", "Write");
       assertThat(first.path("messages").get(0).path("content").get(0).path("text").asText())
           .contains(
-              "[user] No, use bun instead of npm.",
-              "## What NOT to save in memory",
-              "## Private and team memory");
+              "[user] No, use bun instead of npm.", "## What belongs elsewhere", "## Team memory");
     }
   }
 

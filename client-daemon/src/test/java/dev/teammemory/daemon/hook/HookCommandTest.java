@@ -93,9 +93,11 @@ class HookCommandTest {
     assertThat(output.path("hookEventName").asText()).isEqualTo("SessionStart");
     assertThat(output.path("additionalContext").asText())
         .startsWith(
-            "# auto memory\n\nYou have a persistent, file-based memory system at `" + memory + "`.")
+            "# Auto memory\n\nYou keep a memory across conversations in files under `"
+                + memory
+                + "`.")
         .contains(
-            "## What NOT to save in memory",
+            "## What belongs elsewhere",
             "## MEMORY.md\n\n- [Bun](feedback_bun.md) — use bun, not npm")
         .doesNotContain("team");
   }
@@ -113,7 +115,7 @@ class HookCommandTest {
     assertThat(json(tmem.out()).path("hookSpecificOutput").path("additionalContext").asText())
         .contains(
             "Your MEMORY.md is currently empty.",
-            "## Private and team memory",
+            "## Team memory",
             "## team/MEMORY.md (shared with everyone on this repository)\n\n- [Testing](testing.md)");
   }
 
@@ -127,9 +129,9 @@ class HookCommandTest {
             environment(), input("SessionStart", Map.of("source", "startup")), clock));
 
     assertThat(json(tmem.out()).path("hookSpecificOutput").path("additionalContext").asText())
-        .startsWith("# auto memory (daily log)")
+        .startsWith("# Auto memory (daily log)")
         .contains(
-            "today's file is `" + memory.resolve("logs/2026/03/2026-03-02.md") + "`",
+            "`logs/YYYY/MM/YYYY-MM-DD.md` under `" + memory + "`",
             "`MEMORY.md` is read-only in this mode")
         .doesNotContain("team/MEMORY.md");
   }
