@@ -19,14 +19,16 @@ import java.util.Optional;
  *   <li>{@code CLAUDE_COWORK_MEMORY_PATH_OVERRIDE} (an absolute path, used as given);
  *   <li>{@code autoMemoryDirectory} from the user's or the local settings ({@code ~/} expanded),
  *       never from a repository's committed settings;
- *   <li>{@code <config home>/projects/<sanitized canonical git root>/memory}, so that worktrees
- *       share the main checkout's memory; outside git, the working directory stands in for the
- *       root.
+ *   <li>{@code <base>/projects/<sanitized canonical git root>/memory}, so that worktrees share the
+ *       main checkout's memory; outside git, the working directory stands in for the root. The base
+ *       is the config home, or {@code CLAUDE_CODE_REMOTE_MEMORY_DIR} when set (a remote session's
+ *       persistent storage).
  * </ol>
  *
  * Auto memory is off when {@code CLAUDE_CODE_DISABLE_AUTO_MEMORY} is truthy (a defined falsy value
- * forces it on), when {@code CLAUDE_CODE_SIMPLE} is truthy, or when the setting {@code
- * autoMemoryEnabled} is false.
+ * forces it on), when {@code CLAUDE_CODE_SIMPLE} is truthy, in a remote session ({@code
+ * CLAUDE_CODE_REMOTE}) without persistent storage for it ({@code CLAUDE_CODE_REMOTE_MEMORY_DIR}),
+ * or when the setting {@code autoMemoryEnabled} is false.
  *
  * @param source where the directory came from, for a person reading {@code tmem memory path}
  * @param disabledBy what turned auto memory off, or empty when it is on
@@ -41,6 +43,8 @@ public record MemoryLocation(
 
   public static final String INDEX_FILE = "MEMORY.md";
   public static final String OVERRIDE_VARIABLE = "CLAUDE_COWORK_MEMORY_PATH_OVERRIDE";
+  public static final String REMOTE_VARIABLE = "CLAUDE_CODE_REMOTE";
+  public static final String REMOTE_MEMORY_VARIABLE = "CLAUDE_CODE_REMOTE_MEMORY_DIR";
 
   public MemoryLocation {
     requireNonNull(directory, "directory is null");
@@ -103,13 +107,20 @@ public record MemoryLocation(
     }
     if (directory == null) {
       Path base = GitRoot.canonical(projectRoot).orElse(projectRoot);
+      Optional<String> remote = environment.get(REMOTE_MEMORY_VARIABLE);
+      Path projects =
+          remote.isPresent()
+              ? environment.workingDirectory().resolve(remote.get()).resolve("projects")
+              : layout.projectsDirectory();
       directory =
-          layout
-              .projectsDirectory()
+          projects
               .resolve(
                   ClaudeLayout.sanitize(Normalizer.normalize(base.toString(), Normalizer.Form.NFC)))
               .resolve("memory");
-      source = "default (" + base + ")";
+      source =
+          remote.isPresent()
+              ? REMOTE_MEMORY_VARIABLE + " (" + base + ")"
+              : "default (" + base + ")";
     }
     return new MemoryLocation(
         directory, source, disabledBy(environment, settings), settings, warnings);
@@ -129,6 +140,16 @@ public record MemoryLocation(
     if (environment.isTruthy("CLAUDE_CODE_SIMPLE")) {
       return Optional.of(
           "CLAUDE_CODE_SIMPLE=" + environment.get("CLAUDE_CODE_SIMPLE").orElseThrow());
+    }
+    if (environment.isTruthy(REMOTE_VARIABLE)
+        && environment.get(REMOTE_MEMORY_VARIABLE).isEmpty()) {
+      return Optional.of(
+          REMOTE_VARIABLE
+              + "="
+              + environment.get(REMOTE_VARIABLE).orElseThrow()
+              + " without "
+              + REMOTE_MEMORY_VARIABLE
+              + " (a remote session has nowhere to keep memory)");
     }
     return settings
         .autoMemoryEnabled()

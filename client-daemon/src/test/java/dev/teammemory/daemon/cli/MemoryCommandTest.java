@@ -134,4 +134,45 @@ class MemoryCommandTest {
   void theGroupAloneIsAUsageError() {
     assertThat(tmem(environment(), "memory").exitCode()).isEqualTo(2);
   }
+
+  @Test
+  void aRemoteSessionWithoutPersistentStorageHasAutoMemoryOff() throws IOException {
+    variables.remove("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE");
+    variables.put("CLAUDE_CODE_REMOTE", "true");
+
+    TmemRun path = tmem(environment(), "memory", "path", "--format", "json");
+    TmemRun recall = tmem(environment(), "recall", "install the packages");
+
+    JsonNode json = new ObjectMapper().readTree(path.out());
+    assertThat(json.path("enabled").asBoolean()).isFalse();
+    assertThat(json.path("disabledBy").asText())
+        .isEqualTo(
+            "CLAUDE_CODE_REMOTE=true without CLAUDE_CODE_REMOTE_MEMORY_DIR (a remote session has"
+                + " nowhere to keep memory)");
+    assertThat(recall.exitCode()).isZero();
+    assertThat(recall.out()).isEmpty();
+    assertThat(recall.err()).contains("auto memory is off (CLAUDE_CODE_REMOTE=true without");
+  }
+
+  @Test
+  void aRemoteSessionsMemoryDirectoryReplacesTheConfigHomeAsTheBase() throws IOException {
+    variables.remove("CLAUDE_COWORK_MEMORY_PATH_OVERRIDE");
+    variables.put("CLAUDE_CODE_REMOTE", "1");
+    variables.put("CLAUDE_CODE_REMOTE_MEMORY_DIR", root.resolve("persistent").toString());
+    Path project = Files.createDirectories(root.resolve("work/shop"));
+
+    TmemRun run =
+        tmem(environment(), "memory", "path", "--cwd", project.toString(), "--format", "json");
+
+    JsonNode json = new ObjectMapper().readTree(run.out());
+    assertThat(json.path("enabled").asBoolean()).isTrue();
+    assertThat(json.path("directory").asText())
+        .isEqualTo(
+            root.resolve("persistent/projects")
+                .resolve(project.toRealPath().toString().replaceAll("[^A-Za-z0-9]", "-"))
+                .resolve("memory")
+                .toString());
+    assertThat(json.path("source").asText())
+        .isEqualTo("CLAUDE_CODE_REMOTE_MEMORY_DIR (" + project.toRealPath() + ")");
+  }
 }
