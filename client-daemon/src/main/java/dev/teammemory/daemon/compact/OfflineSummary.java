@@ -1,6 +1,7 @@
 package dev.teammemory.daemon.compact;
 
 import dev.teammemory.daemon.transcript.ContentBlock;
+import dev.teammemory.daemon.transcript.Replies;
 import dev.teammemory.daemon.transcript.TranscriptEntry;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -8,6 +9,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * Level 2 without a model: the nine sections written from what the transcript records and what the
@@ -46,7 +48,7 @@ final class OfflineSummary {
     section(
         summary, 3, "Files and Code Sections", join(files(messages), section(sections, "files")));
     section(summary, 4, "Errors and fixes", join(errors(messages), section(sections, "errors")));
-    section(summary, 5, "Problem Solving", join(List.of(), section(sections, "worklog")));
+    section(summary, 5, "Problem Solving", join(results(messages), section(sections, "worklog")));
     section(summary, 6, "All user messages", join(userMessages(human)));
     section(summary, 7, "Pending Tasks", join(List.of(), section(sections, "current state")));
     section(summary, 8, "Current Work", join(currentWork(messages, human)));
@@ -148,24 +150,61 @@ final class OfflineSummary {
     return quoted;
   }
 
+  /**
+   * What each request came to: the last reply before the next request that says something (a
+   * closing "Understood." or "You're welcome!" is no result).
+   */
+  private static List<String> results(List<TranscriptEntry> messages) {
+    List<String> lines = new ArrayList<>();
+    TranscriptEntry request = null;
+    int from = 0;
+    for (int i = 0; i <= messages.size(); i++) {
+      if (i == messages.size() || messages.get(i).isHumanTurn()) {
+        if (request != null) {
+          Optional<String> result = Replies.result(messages.subList(from, i));
+          if (result.isPresent()) {
+            lines.add(
+                "\""
+                    + cut(request.text().strip(), 200)
+                    + "\" → "
+                    + cut(result.get().replaceAll("\\s+", " "), 700));
+          }
+        }
+        if (i < messages.size()) {
+          request = messages.get(i);
+          from = i + 1;
+        }
+      }
+    }
+    return lines;
+  }
+
   private static List<String> currentWork(
       List<TranscriptEntry> messages, List<TranscriptEntry> human) {
     List<String> lines = new ArrayList<>();
     if (!human.isEmpty()) {
       lines.add("The user's latest request: \"" + cut(human.getLast().text().strip(), 800) + "\"");
     }
-    for (int i = messages.size() - 1; i >= 0; i--) {
-      TranscriptEntry message = messages.get(i);
-      if (message.isAssistant() && message.hasText()) {
-        lines.add("The assistant's latest message: \"" + cut(message.text().strip(), 800) + "\"");
-        break;
-      }
-    }
+    Replies.result(messages)
+        .ifPresent(
+            result -> lines.add("The assistant's latest result: \"" + cut(result, 800) + "\""));
     return lines;
   }
 
+  /**
+   * The open task: a tool call still waiting for its result, else the latest request that asks for
+   * work (not a thank-you, a yes or a stated preference) when its turn has not come to a result.
+   * When the latest task was finished, there is no next step to take unasked.
+   */
   private static List<String> nextStep(
       List<TranscriptEntry> messages, List<TranscriptEntry> human) {
+    int task = -1;
+    for (int i = messages.size() - 1; i >= 0 && task < 0; i--) {
+      if (messages.get(i).isHumanTurn() && asksForWork(messages.get(i).text())) {
+        task = i;
+      }
+    }
+    String request = task < 0 ? "" : "\"" + cut(messages.get(task).text().strip(), 400) + "\"";
     for (int i = messages.size() - 1; i >= 0; i--) {
       TranscriptEntry message = messages.get(i);
       if (message.isAssistant() && message.hasToolUse()) {
@@ -175,19 +214,56 @@ final class OfflineSummary {
         if (!answered) {
           ContentBlock.ToolUse use = message.toolUses().getLast();
           return List.of(
-              "Finish the pending " + use.name() + " call: " + cut(use.input().toString(), 300));
+              "Finish the pending "
+                  + use.name()
+                  + " call ("
+                  + cut(use.input().toString(), 300)
+                  + ")"
+                  + (task < 0 ? "" : " for the latest task: " + request));
         }
       }
       if (message.isAssistant()) {
         break;
       }
     }
-    return human.isEmpty()
-        ? List.of()
-        : List.of(
-            "Continue with the user's latest request: \""
-                + cut(human.getLast().text().strip(), 400)
-                + "\"");
+    if (task < 0) {
+      return List.of();
+    }
+    // The task's own turn: up to the next thing the user typed, or an interruption.
+    int end = task + 1;
+    while (end < messages.size()
+        && !messages.get(end).isHumanTurn()
+        && !messages.get(end).isInterruption()) {
+      end++;
+    }
+    List<TranscriptEntry> turn = messages.subList(task + 1, end);
+    boolean interrupted = end < messages.size() && messages.get(end).isInterruption();
+    boolean finished =
+        !interrupted
+            && !turn.isEmpty()
+            && turn.getLast().isAssistant()
+            && !turn.getLast().hasToolUse()
+            && Replies.result(turn).isPresent();
+    return finished
+        ? List.of(
+            "None unless the user asks: the latest task, "
+                + request
+                + ", came to a result (see Current Work).")
+        : List.of("Continue the latest task: " + request);
+  }
+
+  private static final Pattern NOT_WORK =
+      Pattern.compile(
+          "^(?:(?:ok|okay|yes|yep|yeah|no|thanks|thank you|thx|great|good|perfect|nice|cool|got it"
+              + "|sounds good|looks good|lgtm|好的?|谢谢|明白了?|可以|行)\\b[\\s,.!。！]*)+$"
+              + "|^(?:I (?:always |really |generally )?prefer|I'?d rather|I like|from now on"
+              + "|(?:please )?remember|keep in mind|fyi|for context)\\b",
+          Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
+
+  /** Whether a message asks for work rather than thanking, agreeing or stating a preference. */
+  static boolean asksForWork(String text) {
+    String stripped = text.strip();
+    return !stripped.isEmpty() && !NOT_WORK.matcher(stripped).find();
   }
 
   private static String cut(String text, int max) {

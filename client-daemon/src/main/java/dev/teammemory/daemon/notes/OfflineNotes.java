@@ -1,6 +1,7 @@
 package dev.teammemory.daemon.notes;
 
 import dev.teammemory.daemon.transcript.ContentBlock;
+import dev.teammemory.daemon.transcript.Replies;
 import dev.teammemory.daemon.transcript.Transcript;
 import dev.teammemory.daemon.transcript.TranscriptEntry;
 import java.util.ArrayList;
@@ -17,9 +18,12 @@ import java.util.regex.Pattern;
  * Session notes without a model: every section is filled from what the transcript records. The
  * title comes from the first request; the current state from the latest turns; files from the Read,
  * Edit and Write calls; the workflow from Bash commands; errors from failing tool results,
- * interruptions, refused tool calls and user corrections; the worklog from the steps taken. The
- * section budgets (2,000 tokens each, 12,000 in all) are kept by dropping the oldest or least
- * important lines first. Sections with nothing to say are left blank, as the reference asks.
+ * interruptions, refused tool calls and user corrections; learnings from refused calls and what the
+ * user asked for instead, and from commands that failed before they passed; key results from what
+ * each request came to (the last reply that says something, never a closing "Understood."); the
+ * worklog from the steps taken. The section budgets (2,000 tokens each, 12,000 in all) are kept by
+ * dropping the oldest or least important lines first. Sections with nothing to say are left blank,
+ * as the reference asks.
  */
 final class OfflineNotes {
 
@@ -37,11 +41,6 @@ final class OfflineNotes {
           "^(no\\b|nope\\b|don'?t\\b|do not\\b|stop\\b|wrong\\b|that'?s (not|wrong)|not (that|what|like)|"
               + "instead\\b|actually\\b|rather\\b|revert\\b|undo\\b|why did you\\b|you (should|shouldn'?t|"
               + "must|forgot|broke)\\b|please (don'?t|do not|stop|revert|undo)\\b|never\\b)",
-          Pattern.CASE_INSENSITIVE);
-  private static final Pattern QUESTION =
-      Pattern.compile(
-          "^(what|why|how|which|where|when|who|is|are|can|could|does|do|did|should|would|will|explain|"
-              + "list|show|summari[sz]e|compare)\\b",
           Pattern.CASE_INSENSITIVE);
   private static final Pattern ERROR_LINE =
       Pattern.compile(
@@ -251,7 +250,8 @@ final class OfflineNotes {
       if (!message.isAssistant()) {
         continue;
       }
-      if (message.hasText()) {
+      // A closing "Understood." or "You're welcome!" is no result: the reply before it is.
+      if (message.hasText() && !Replies.isAcknowledgement(message.text())) {
         lastAssistantText = message.text().strip();
         lastTextInStep.put(step, lastAssistantText);
       }
@@ -285,8 +285,8 @@ final class OfflineNotes {
     sections.put(Kind.WORKFLOW, new Section(workflow(calls), false));
     sections.put(Kind.ERRORS, new Section(errors(calls, corrections, interruptions), true));
     sections.put(Kind.CODEBASE, new Section(codebase(calls), false));
-    sections.put(Kind.LEARNINGS, new Section(learnings(calls), false));
-    sections.put(Kind.KEY_RESULTS, new Section(keyResults(requests, lastTextInStep), false));
+    sections.put(Kind.LEARNINGS, new Section(learnings(calls, requests), false));
+    sections.put(Kind.KEY_RESULTS, new Section(keyResults(requests, lastTextInStep), true));
     sections.put(Kind.WORKLOG, new Section(worklog(requests, calls), true));
     return sections;
   }
@@ -341,7 +341,7 @@ final class OfflineNotes {
       lines.add("- In progress: " + pending.name() + " " + pending.summary());
     }
     if (!lastAssistantText.isEmpty()) {
-      lines.add("- Latest reply: " + oneLine(lastAssistantText, 600));
+      lines.add("- Latest result: " + oneLine(lastAssistantText, 600));
     }
     List<String> recentEdits = new ArrayList<>();
     for (int i = calls.size() - 1; i >= 0 && recentEdits.size() < 5; i--) {
@@ -530,7 +530,11 @@ final class OfflineNotes {
     return lines;
   }
 
-  private static List<String> learnings(List<Call> calls) {
+  /**
+   * What the session taught: commands that failed before they passed, and tool calls the user
+   * refused together with what they asked for instead (the next thing they typed).
+   */
+  private static List<String> learnings(List<Call> calls, List<TranscriptEntry> requests) {
     Map<String, int[]> commands = new LinkedHashMap<>();
     for (Call call : calls) {
       if (!call.name().equals("Bash") || call.rejected()) {
@@ -544,6 +548,18 @@ final class OfflineNotes {
       }
     }
     List<String> lines = new ArrayList<>();
+    for (Call call : calls) {
+      if (call.rejected()) {
+        String refused = "- The user refused " + call.name() + " `" + call.summary() + "`";
+        lines.add(
+            call.step() < requests.size()
+                ? refused
+                    + "; next they said: \""
+                    + oneLine(requests.get(call.step()).text(), 300)
+                    + "\""
+                : refused);
+      }
+    }
     commands.forEach(
         (command, state) -> {
           if (state[0] > 0 && state[1] == 1) {
@@ -560,25 +576,21 @@ final class OfflineNotes {
   }
 
   /**
-   * The answer to the latest question the user asked: the last reply of the turn that asked it, or,
-   * when that turn ended without one (an interruption, a correction), of the first later turn that
-   * has one.
+   * What each request came to: the last reply of its turn that says something (a closing
+   * acknowledgement does not count). A turn cut short (an interruption, a refused call) has none;
+   * its result comes with the request that followed. The latest come last and are kept first.
    */
   private static List<String> keyResults(
       List<TranscriptEntry> requests, Map<Integer, String> lastTextInStep) {
-    for (int i = requests.size() - 1; i >= 0; i--) {
-      String request = requests.get(i).text().strip();
-      if (request.endsWith("?") || QUESTION.matcher(request).find()) {
-        for (int step = i + 1; step <= requests.size(); step++) {
-          String answer = lastTextInStep.get(step);
-          if (answer != null && !answer.isBlank()) {
-            return List.of("Answer to \"" + oneLine(request, 200) + "\":", answer.strip());
-          }
-        }
-        return List.of();
+    List<String> lines = new ArrayList<>();
+    for (int i = 0; i < requests.size(); i++) {
+      String result = lastTextInStep.getOrDefault(i + 1, "");
+      if (result.isBlank()) {
+        continue;
       }
+      lines.add("- \"" + oneLine(requests.get(i).text(), 160) + "\" → " + oneLine(result, 700));
     }
-    return List.of();
+    return lines;
   }
 
   private static List<String> worklog(List<TranscriptEntry> requests, List<Call> calls) {

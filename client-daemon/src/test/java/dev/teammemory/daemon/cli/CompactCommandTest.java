@@ -439,4 +439,41 @@ class CompactCommandTest {
                 + " back here. Read it again with the Read tool if you need it.\n</system-reminder>");
     assertThat(tmem.out()).doesNotContain("const x = 1;");
   }
+
+  @Test
+  void theOfflineSummarysNextStepIsTheOpenTaskNotALaterPreference() throws IOException {
+    HandMadeTranscript session = new HandMadeTranscript("csv-1", home.resolve("work").toString());
+    session.user("Add a CSV export button to the orders page.");
+    String response = session.newResponseId();
+    session.text(response, "I'll add the button next to the print one.");
+    session.toolCall(
+        response,
+        "toolu_read",
+        "Read",
+        Map.of("file_path", home.resolve("work/Orders.tsx").toString()));
+    session.toolResult("toolu_read", "export function Orders() {}", false);
+    session.toolRound(
+        "toolu_edit",
+        "Edit",
+        Map.of("file_path", home.resolve("work/Orders.tsx").toString()),
+        "The file has been updated.");
+    session.user("[Request interrupted by user]");
+    session.user("I prefer short answers with the command first.");
+    session.assistant("Understood.");
+    Path file = session.write(home.resolve("work/csv-1.jsonl"));
+
+    int exit =
+        tmem.run(
+            command(),
+            "--transcript",
+            file.toString(),
+            "--notes",
+            home.resolve("none.md").toString());
+
+    assertThat(exit).isZero();
+    String summary = summaryText();
+    assertThat(summary.substring(summary.indexOf("9. Optional Next Step:")))
+        .contains("Continue the latest task: \"Add a CSV export button to the orders page.\"")
+        .doesNotContain("I prefer short answers");
+  }
 }

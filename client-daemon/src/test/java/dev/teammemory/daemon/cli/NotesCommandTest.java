@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.teammemory.daemon.compact.HandMadeTranscript;
 import dev.teammemory.daemon.home.Environment;
 import dev.teammemory.daemon.memory.ClaudeLayout;
 import dev.teammemory.daemon.testing.TmemRun;
@@ -175,5 +176,68 @@ class NotesCommandTest {
         .isEqualTo(
             "tmem: --transcript missing.jsonl is not a file; give the session's .jsonl transcript\n");
     assertThat(tmem(environment(project), "notes", "update").exitCode()).isEqualTo(2);
+  }
+
+  @Test
+  void offlineNotesRecordResultsNotTheClosingAcknowledgementAndFillLearningsAndKeyResults()
+      throws IOException {
+    HandMadeTranscript session = new HandMadeTranscript(SESSION, project.toString());
+    session.user("Why does the nightly import insert duplicate rows into events_raw?");
+    session.toolRound("toolu_read", "Read", Map.of("file_path", project + "/src/import.py"), "...");
+    session.assistant(
+        "The upsert uses ON CONFLICT (id), but a re-delivered file gets new ids; the key must be"
+            + " (source_file, line_no).");
+    session.user("Install the dependencies.");
+    String response = session.newResponseId();
+    session.toolCall(response, "toolu_npm", "Bash", Map.of("command", "npm install"));
+    session.toolResult(
+        "toolu_npm",
+        "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it"
+            + " was a file edit, the new_string was NOT written to the file). STOP what you are"
+            + " doing and wait for the user to tell you how to proceed.",
+        true);
+    session.user("[Request interrupted by user for tool use]");
+    session.user("No, use bun instead of npm");
+    session.toolRound("toolu_bun", "Bash", Map.of("command", "bun install"), "done");
+    session.assistant("Installed the dependencies with bun install.");
+    session.user("Thanks, I prefer short answers.");
+    session.assistant("Understood.");
+    Path transcript = session.write(layout.transcript(project, SESSION));
+    Path notes = root.resolve("notes.md");
+
+    TmemRun run =
+        tmem(
+            environment(project),
+            "notes",
+            "update",
+            "--transcript",
+            transcript.toString(),
+            "--notes",
+            notes.toString(),
+            "--force");
+
+    assertThat(run.exitCode()).as(run.err()).isZero();
+    String written = Files.readString(notes);
+    assertThat(section(written, "Current State"))
+        .contains("- Latest result: Installed the dependencies with bun install.")
+        .doesNotContain("Understood.");
+    assertThat(section(written, "Learnings"))
+        .contains(
+            "- The user refused Bash `npm install`; next they said: \"No, use bun instead of npm\"");
+    assertThat(section(written, "Key results"))
+        .isEqualTo(
+            "- \"Why does the nightly import insert duplicate rows into events_raw?\" → The upsert"
+                + " uses ON CONFLICT (id), but a re-delivered file gets new ids; the key must be"
+                + " (source_file, line_no).\n"
+                + "- \"No, use bun instead of npm\" → Installed the dependencies with bun install.");
+  }
+
+  /** A section's content, below its header and italic description. */
+  private static String section(String notes, String title) {
+    int header = notes.indexOf("# " + title + "\n");
+    assertThat(header).as("section " + title).isNotNegative();
+    int description = notes.indexOf("\n", header + title.length() + 3);
+    int next = notes.indexOf("\n# ", description);
+    return notes.substring(description + 1, next < 0 ? notes.length() : next).strip();
   }
 }

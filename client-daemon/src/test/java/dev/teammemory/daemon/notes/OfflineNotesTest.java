@@ -40,7 +40,7 @@ class OfflineNotesTest {
     assertThat(section(document, "Current State"))
         .isEqualTo(
             "- Latest request: No, don't touch total.ts again - the test fixture in total.test.ts still uses the old rounding. Update the fixture instead.\n"
-                + "- Latest reply: All 8 checkout tests pass. The bug was in total.ts: the discount was added to the subtotal instead of subtracted.\n"
+                + "- Latest result: All 8 checkout tests pass. The bug was in total.ts: the discount was added to the subtotal instead of subtracted.\n"
                 + "- Recently changed: src/checkout/total.test.ts, src/checkout/total.ts");
     assertThat(section(document, "Task specification"))
         .startsWith(
@@ -78,10 +78,15 @@ class OfflineNotesTest {
                 + "- The user refused Bash rm -rf node_modules && npm install\n"
                 + "- The user interrupted the agent during Bash rm -rf node_modules && npm install\n"
                 + "- User correction: \"Don't delete node_modules. Use npx vite build instead.\"");
+    // The question's own turn was cut short; the answer came with the correction that followed.
     assertThat(section(document, "Key results"))
         .isEqualTo(
-            "Answer to \"The login page looks broken, see the screenshot. Why does it happen?\":\n"
-                + "The build works with npx. The page breaks because the CSS import in src/login.tsx is missing in production builds.");
+            "- \"Don't delete node_modules. Use npx vite build instead.\" → The build works with npx."
+                + " The page breaks because the CSS import in src/login.tsx is missing in production builds.");
+    assertThat(section(document, "Learnings"))
+        .isEqualTo(
+            "- The user refused Bash `rm -rf node_modules && npm install`; next they said: \"Don't"
+                + " delete node_modules. Use npx vite build instead.\"");
     assertThat(section(document, "Workflow"))
         .isEqualTo("- `npm run build` (failed)\n- `npx vite build`");
     assertThat(section(document, "Worklog"))
