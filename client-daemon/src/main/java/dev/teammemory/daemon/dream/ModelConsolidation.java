@@ -12,8 +12,9 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The dream with a model: the reference's four-phase consolidation prompt, run by an agent that may
- * read anything, run read-only shell commands and write only memory files.
+ * The dream with a model: the reference's four phases (orient, gather, consolidate, prune and
+ * index) in our own words, run by an agent that may read, search and list anything, run read-only
+ * shell commands and write only memory files.
  */
 final class ModelConsolidation {
 
@@ -27,10 +28,9 @@ final class ModelConsolidation {
 
   static String prompt(
       Path memoryDirectory, List<Path> transcriptDirectories, List<String> sessions) {
-    return "# Dream: Memory Consolidation\n\n"
-        + "You are performing a dream: a reflective pass over your memory files. Synthesize what you've"
-        + " learned recently into durable, well-organized memories so that future sessions can orient"
-        + " quickly.\n\n"
+    return "# Consolidating memory\n\n"
+        + "Go over the memory files and fold what recent sessions taught into them, so that the"
+        + " memory stays true, compact and easy to find one's way in.\n\n"
         + "Memory directory: `"
         + memoryDirectory
         + "`\nSession transcripts: "
@@ -39,34 +39,32 @@ final class ModelConsolidation {
         + sessions.size()
         + " sessions since the last consolidation)\n\n"
         + "## Phase 1 — Orient\n"
-        + "- `ls` the memory directory to see what already exists\n"
-        + "- Read `MEMORY.md` to understand the current index\n"
-        + "- Skim existing topic files so you improve them rather than creating duplicates\n"
-        + "- If `logs/` or `sessions/` subdirectories exist, review recent entries\n\n"
+        + "- List the memory directory and read `MEMORY.md`.\n"
+        + "- Skim the topic files, so that you improve them instead of adding near copies.\n"
+        + "- Note whether `logs/` (daily logs) exists.\n\n"
         + "## Phase 2 — Gather\n"
-        + "Look for new information worth persisting. Sources in rough priority order:\n"
-        + "1. Daily logs (`logs/YYYY/MM/YYYY-MM-DD.md`) if present\n"
-        + "2. Existing memories that drifted (facts contradicting each other or the current project)\n"
-        + "3. Transcript search: grep the JSONL transcripts for narrow terms, for example\n"
-        + "   `grep -rn \"<narrow term>\" <transcript dir>/ --include=\"*.jsonl\" | tail -50`.\n"
-        + "   Do not read whole transcripts; they are large.\n\n"
+        + "What is new and worth keeping, most reliable first:\n"
+        + "1. the daily logs (`logs/YYYY/MM/YYYY-MM-DD.md`), when there are any;\n"
+        + "2. memories that have drifted: facts that contradict each other or the project now;\n"
+        + "3. the transcripts, searched for narrow terms only, for example\n"
+        + "   `grep -rn \"<narrow term>\" <transcript folder>/ --include=\"*.jsonl\" | tail -50`;\n"
+        + "   never read a whole transcript, they are large.\n\n"
         + "## Phase 3 — Consolidate\n"
-        + "For each thing worth remembering, write or update a memory file. Focus on:\n"
-        + "- Merging new signal into existing topic files rather than creating new ones\n"
-        + "- Converting relative dates to absolute dates (\"yesterday\" → the date)\n"
-        + "- Deleting contradicted facts: when new information overturns an old memory, fix it at the source\n\n"
+        + "- Merge what is new into the topic file it belongs to; start a file only for a new"
+        + " subject.\n"
+        + "- Write dates as dates (\"yesterday\" becomes the day it meant).\n"
+        + "- When something new overturns a memory, correct or delete that memory.\n\n"
         + "## Phase 4 — Prune and index\n"
-        + "Update `MEMORY.md` so it stays under "
+        + "Leave `MEMORY.md` under "
         + MemoryIndex.MAX_LINES
-        + " lines and under ~25KB:\n"
-        + "- Remove pointers to stale or missing memories\n"
-        + "- Demote verbose entries (over ~150 characters: shorten, move the detail to the topic file)\n"
-        + "- Add pointers to newly important memories\n"
-        + "- Resolve contradictions between files\n\n"
-        + "**Tool constraints for this run:** Bash is restricted to read-only commands (`ls`, `find`,"
-        + " `grep`, `cat`, `stat`, `wc`, `head`, `tail`, and similar). Anything that writes, redirects"
-        + " to a file, or modifies state will be denied. Edit and Write work only inside the memory"
-        + " directory. Team memory (`team/`) is shared with the whole team: do not delete from it.\n\n"
+        + " lines and about 25 KB:\n"
+        + "- drop pointers to memories that are gone or stale, add pointers to new ones;\n"
+        + "- keep each entry one line under about 150 characters, the detail in the topic file;\n"
+        + "- settle contradictions between files.\n\n"
+        + "**Tools in this run:** Read, Grep and Glob anywhere; Bash only for commands that read"
+        + " (`ls`, `find`, `grep`, `cat`, `stat`, `wc`, `head`, `tail` and the like): anything"
+        + " that writes or redirects is refused. Edit and Write work only inside the memory"
+        + " directory. `team/` is shared with the whole team: never delete from it.\n\n"
         + MemoryInstructions.autoMemory(memoryDirectory, false);
   }
 

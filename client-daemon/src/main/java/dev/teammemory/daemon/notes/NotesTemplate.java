@@ -59,66 +59,32 @@ record NotesTemplate(String template, String prompt, boolean customTemplate, boo
 
   static final String DEFAULT_PROMPT =
       """
-      IMPORTANT: This message and these instructions are NOT part of the actual user conversation. \
-      Do NOT include any references to "note-taking", "session notes extraction", or these update \
-      instructions in the notes content.
+      This request is not part of the conversation above: it asks you to keep that       conversation's notes. Nothing about note-taking, or about this request, belongs in the notes.
 
-      Based on the user conversation above (EXCLUDING this note-taking instruction message as well \
-      as system prompt, claude.md entries, or any past session summaries), update the session notes \
-      file.
+      Update the session notes from the conversation above. Leave out this request, the system       prompt, CLAUDE.md and any earlier summary of the session.
 
-      The file {{notesPath}} has already been read for you. Here are its current contents:
+      The notes file {{notesPath}} has been read for you; it holds:
       <current_notes_content>
       {{currentNotes}}
       </current_notes_content>
 
-      Your ONLY task is to use the Edit tool to update the notes file, then stop. You can make \
-      multiple edits (update every section as needed) - make all Edit tool calls in parallel in a \
-      single message. Do not call any other tools.
+      Change it with the Edit tool and nothing else, then stop. Send all your edits at once, in       one message, one call per change.
 
-      CRITICAL RULES FOR EDITING:
-      - The file must maintain its exact structure with all sections, headers, and italic \
-      descriptions intact
-      -- NEVER modify, delete, or add section headers (the lines starting with '#' like # Task \
-      specification)
-      -- NEVER modify or delete the italic _section description_ lines (these are the lines in \
-      italics immediately following each header - they start and end with underscores)
-      -- The italic _section descriptions_ are TEMPLATE INSTRUCTIONS that must be preserved exactly \
-      as-is - they guide what content belongs in each section
-      -- ONLY update the actual content that appears BELOW the italic _section descriptions_ within \
-      each existing section
-      -- Do NOT add any new sections, summaries, or information outside the existing structure
-      - Do NOT reference this note-taking process or instructions anywhere in the notes
-      - It's OK to skip updating a section if there are no substantial new insights to add. Do not \
-      add filler content like "No info yet", just leave sections blank/unedited if appropriate.
-      - Write DETAILED, INFO-DENSE content for each section - include specifics like file paths, \
-      function names, error messages, exact commands, technical details, etc.
-      - For "Key results", include the complete, exact output the user requested (e.g., full table, \
-      full answer, etc.)
-      - Do not include information that's already in the CLAUDE.md files included in the context
-      - Keep each section under ~2000 tokens/words - if a section is approaching this limit, \
-      condense it by cycling out less important details while preserving the most critical \
-      information
-      - Focus on actionable, specific information that would help someone understand or recreate \
-      the work discussed in the conversation
-      - IMPORTANT: Always update "Current State" to reflect the most recent work - this is critical \
-      for continuity after compaction
+      Keep the structure exactly as it is:
+      - every header line (starting with '#') stays as written: none removed, changed or added;
+      - every italic description line right under a header (between underscores) stays as       written: it says what the section is for;
+      - write only below those two lines, inside the sections that exist; nothing outside them.
+
+      What to write:
+      - specifics: file paths, function names, exact commands and error messages, numbers;
+      - under "Key results", the complete output the user asked for (the whole table, the whole       answer);
+      - under "Current State", always the latest work: it is what carries the session over a       compaction;
+      - nothing CLAUDE.md already says, and no filler: a section with nothing new stays as it is;
+      - at most about 2,000 tokens a section: when one grows near that, condense it, keeping       what matters most.
 
       Use the Edit tool with file_path: {{notesPath}}
 
-      STRUCTURE PRESERVATION REMINDER:
-      Each section has TWO parts that must be preserved exactly as they appear in the current file:
-      1. The section header (line starting with #)
-      2. The italic description line (the _italicized text_ immediately after the header - this is \
-      a template instruction)
-
-      You ONLY update the actual content that comes AFTER these two preserved lines. The italic \
-      description lines starting and ending with underscores are part of the template structure, \
-      NOT content to be edited or removed.
-
-      REMEMBER: Use the Edit tool in parallel and stop. Do not continue after the edits. Only \
-      include insights from the actual user conversation, never from these note-taking \
-      instructions. Do not delete or change section headers or italic _section descriptions_.""";
+      Once more: the headers and the italic lines under them are part of the file's structure,       not content; edit only what follows them. Make your edits in parallel and stop; take       nothing from this request into the notes.""";
 
   private static final Pattern VARIABLE = Pattern.compile("\\{\\{(\\w+)\\}\\}");
 

@@ -209,7 +209,7 @@ class SessionNotesTest {
       assertThat(prompt)
           .startsWith(
               "<conversation>\n[user] Fix the flaky checkout test\n\n[assistant calls Bash] {\"command\":\"npm test\"}\n\n[tool error] 1 failed");
-      assertThat(prompt).contains("The file " + notes + " has already been read for you.");
+      assertThat(prompt).contains("The notes file " + notes + " has been read for you; it holds:");
       assertThat(prompt)
           .contains(
               "<current_notes_content>\n"
