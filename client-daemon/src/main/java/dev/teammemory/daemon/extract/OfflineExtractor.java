@@ -326,13 +326,15 @@ final class OfflineExtractor {
   }
 
   /**
-   * Whether a statement starts a memory of its own rather than explaining the one before: a rule or
-   * a fact of another type does; a correction that follows one is part of it.
+   * Whether a statement starts a memory of its own rather than explaining the one before: "remember
+   * …" always does, and so does a rule or a fact of another type; a correction that follows one is
+   * part of it.
    */
   private static boolean startsAnother(List<Said> group, Reading reading) {
     return !group.isEmpty()
-        && reading.kind() != Candidate.Kind.CORRECTION
-        && reading.type() != group.getFirst().reading().orElseThrow().type();
+        && (reading.kind() == Candidate.Kind.REMEMBER
+            || reading.kind() != Candidate.Kind.CORRECTION
+                && reading.type() != group.getFirst().reading().orElseThrow().type());
   }
 
   /**

@@ -216,4 +216,19 @@ class OfflineExtractorTest {
             new OfflineExtractor.Refusal(
                 "looks like a secret (github-pat); secrets are never saved", ""));
   }
+
+  @Test
+  void aRememberRequestAfterACorrectionIsAMemoryOfItsOwn() {
+    transcript.user("Install the dependencies.");
+    transcript.assistant("Running npm install.");
+    transcript.user(
+        "No, use bun instead of npm. Remember that integration tests must hit a real database.");
+    transcript.assistant("Switched to bun; noted the database rule.");
+
+    assertThat(found().candidates())
+        .extracting(Candidate::kind, Candidate::lead)
+        .containsExactly(
+            tuple(Candidate.Kind.CORRECTION, "Use bun instead of npm."),
+            tuple(Candidate.Kind.REMEMBER, "Integration tests must hit a real database."));
+  }
 }
