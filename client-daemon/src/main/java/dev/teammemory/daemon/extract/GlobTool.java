@@ -8,12 +8,9 @@ import dev.teammemory.daemon.model.AgentTool;
 import dev.teammemory.daemon.model.ToolDefinition;
 import java.io.IOException;
 import java.nio.file.FileSystems;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -78,30 +75,13 @@ final class GlobTool implements AgentTool {
     }
     List<Map.Entry<Path, FileTime>> found = new ArrayList<>();
     try {
-      Files.walkFileTree(
+      VisibleFiles.walk(
           root,
-          new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult preVisitDirectory(Path directory, BasicFileAttributes attrs) {
-              return !directory.equals(root) && directory.getFileName().toString().startsWith(".")
-                  ? FileVisitResult.SKIP_SUBTREE
-                  : FileVisitResult.CONTINUE;
+          (file, attrs) -> {
+            if (matcher.matches(root.relativize(file)) || matcher.matches(file.getFileName())) {
+              found.add(Map.entry(file, attrs.lastModifiedTime()));
             }
-
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-              Path relative = root.relativize(file);
-              if (attrs.isRegularFile()
-                  && (matcher.matches(relative) || matcher.matches(file.getFileName()))) {
-                found.add(Map.entry(file, attrs.lastModifiedTime()));
-              }
-              return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFileFailed(Path file, IOException failure) {
-              return FileVisitResult.CONTINUE;
-            }
+            return true;
           });
     } catch (IOException unreadable) {
       return Result.error("cannot list " + root + ": " + unreadable.getClass().getSimpleName());

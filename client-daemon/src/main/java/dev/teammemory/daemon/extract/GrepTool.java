@@ -11,12 +11,9 @@ import java.io.UncheckedIOException;
 import java.nio.charset.MalformedInputException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystems;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -96,33 +93,14 @@ final class GrepTool implements AgentTool {
     boolean content = input.path("output_mode").asText("").equals("content");
     List<String> results = new ArrayList<>();
     try {
-      Files.walkFileTree(
+      VisibleFiles.walk(
           root,
-          new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult preVisitDirectory(Path directory, BasicFileAttributes attrs) {
-              return !directory.equals(root) && directory.getFileName().toString().startsWith(".")
-                  ? FileVisitResult.SKIP_SUBTREE
-                  : FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-              if (!attrs.isRegularFile()
-                  || attrs.size() > MAX_FILE_BYTES
-                  || names.filter(glob -> !glob.matches(file.getFileName())).isPresent()) {
-                return FileVisitResult.CONTINUE;
-              }
+          (file, attrs) -> {
+            if (attrs.size() <= MAX_FILE_BYTES
+                && names.map(glob -> glob.matches(file.getFileName())).orElse(true)) {
               search(file, pattern, content, results);
-              return results.size() >= MAX_RESULTS
-                  ? FileVisitResult.TERMINATE
-                  : FileVisitResult.CONTINUE;
             }
-
-            @Override
-            public FileVisitResult visitFileFailed(Path file, IOException failure) {
-              return FileVisitResult.CONTINUE;
-            }
+            return results.size() < MAX_RESULTS;
           });
     } catch (IOException | UncheckedIOException unreadable) {
       return Result.error("cannot search " + root + ": " + unreadable.getClass().getSimpleName());

@@ -153,16 +153,11 @@ class DreamCommandTest {
         new HandMadeTranscript(
             "0b1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d", home.resolve("app").toString());
     session.user("I'm a backend engineer, new to the frontend. Add a date picker.");
-    String response = session.newResponseId();
-    session.toolCall(
-        response, "toolu_1", "Bash", Map.of("command", "npm install react-day-picker"));
-    session.toolResult(
+    session.refusedCall(
         "toolu_1",
-        "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it"
-            + " was a file edit, the new_string was NOT written to the file). STOP what you are"
-            + " doing and wait for the user to tell you how to proceed.",
-        true);
-    session.user("[Request interrupted by user for tool use]");
+        "Bash",
+        Map.of("command", "npm install react-day-picker"),
+        HandMadeTranscript.REFUSED);
     session.user("No, use bun instead of npm.");
     session.assistant("Added it with bun.");
     Path transcript = session.write(home.resolve("session.jsonl"));

@@ -188,15 +188,8 @@ class NotesCommandTest {
         "The upsert uses ON CONFLICT (id), but a re-delivered file gets new ids; the key must be"
             + " (source_file, line_no).");
     session.user("Install the dependencies.");
-    String response = session.newResponseId();
-    session.toolCall(response, "toolu_npm", "Bash", Map.of("command", "npm install"));
-    session.toolResult(
-        "toolu_npm",
-        "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it"
-            + " was a file edit, the new_string was NOT written to the file). STOP what you are"
-            + " doing and wait for the user to tell you how to proceed.",
-        true);
-    session.user("[Request interrupted by user for tool use]");
+    session.refusedCall(
+        "toolu_npm", "Bash", Map.of("command", "npm install"), HandMadeTranscript.REFUSED);
     session.user("No, use bun instead of npm");
     session.toolRound("toolu_bun", "Bash", Map.of("command", "bun install"), "done");
     session.assistant("Installed the dependencies with bun install.");

@@ -150,6 +150,31 @@ public final class HandMadeTranscript {
     return add(entry);
   }
 
+  /** What Claude Code records as the result of a tool call the user refused. */
+  public static final String REFUSED =
+      "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it"
+          + " was a file edit, the new_string was NOT written to the file). STOP what you are doing"
+          + " and wait for the user to tell you how to proceed.";
+
+  /** The same, when the user typed a reason into the permission prompt. */
+  public static String refusedWithReason(String reason) {
+    return "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if"
+        + " it was a file edit, the new_string was NOT written to the file). To tell you how to"
+        + " proceed, the user said:\n"
+        + reason;
+  }
+
+  /**
+   * A tool call of a new response that the user refused, as Claude Code records it: the call, the
+   * refusal as an error result, then the interruption.
+   */
+  public void refusedCall(
+      String toolUseId, String tool, Map<String, String> input, String refusal) {
+    toolCall(newResponseId(), toolUseId, tool, input);
+    toolResult(toolUseId, refusal, true);
+    user("[Request interrupted by user for tool use]");
+  }
+
   /** A call and its result, as one round. */
   public void toolRound(String toolUseId, String tool, Map<String, String> input, String result) {
     toolCall(newResponseId(), toolUseId, tool, input);

@@ -17,15 +17,6 @@ import org.junit.jupiter.api.Test;
  */
 class OfflineExtractorTest {
 
-  private static final String REJECTED =
-      "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was"
-          + " a file edit, the new_string was NOT written to the file). STOP what you are doing and"
-          + " wait for the user to tell you how to proceed.";
-  private static final String REJECTED_WITH_REASON =
-      "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it was"
-          + " a file edit, the new_string was NOT written to the file). To tell you how to proceed,"
-          + " the user said:\n";
-
   private final HandMadeTranscript transcript = new HandMadeTranscript("s1", "/work/app");
 
   private OfflineExtractor.Found found() {
@@ -33,21 +24,19 @@ class OfflineExtractorTest {
         Transcript.parse(transcript.jsonl()).messages(), SecretGuard.withDefaultRules());
   }
 
-  /** The agent tries a command, the user rejects it and is asked how to go on. */
-  private void rejectedCall(String command, String result) {
-    transcript.toolCall(
-        transcript.newResponseId(),
-        "toolu_" + command.hashCode(),
+  /** The agent tries a command, the user refuses it. */
+  private void rejectedCall(String command, String refusal) {
+    transcript.refusedCall(
+        "toolu_" + Integer.toHexString(command.hashCode()),
         "Bash",
-        Map.of("command", command));
-    transcript.toolResult("toolu_" + command.hashCode(), result, true);
-    transcript.user("[Request interrupted by user for tool use]");
+        Map.of("command", command),
+        refusal);
   }
 
   @Test
   void aCorrectionAfterARejectedCallAndTheInterruptionIsHeard() {
     transcript.user("Set up the frontend.");
-    rejectedCall("yarn install", REJECTED);
+    rejectedCall("yarn install", HandMadeTranscript.REFUSED);
     transcript.user("No, we use pnpm here, not yarn.");
     transcript.assistant("Switching to pnpm.");
 
@@ -66,7 +55,8 @@ class OfflineExtractorTest {
     transcript.user("Add a test for the cache.");
     rejectedCall(
         "npm test",
-        REJECTED_WITH_REASON + "Never run the whole suite, it takes an hour. Use make test-fast.");
+        HandMadeTranscript.refusedWithReason(
+            "Never run the whole suite, it takes an hour. Use make test-fast."));
     transcript.assistant("Running make test-fast instead.");
 
     assertThat(found().candidates())
@@ -80,7 +70,7 @@ class OfflineExtractorTest {
   @Test
   void aPlainRequestAfterARejectionIsNotAMemory() {
     transcript.user("Deploy it.");
-    rejectedCall("kubectl apply -f deploy.yaml", REJECTED);
+    rejectedCall("kubectl apply -f deploy.yaml", HandMadeTranscript.REFUSED);
     transcript.user("Wait until I say so. Run the linter first.");
     transcript.assistant("Running the linter.");
 

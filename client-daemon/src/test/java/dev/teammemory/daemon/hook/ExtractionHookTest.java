@@ -42,12 +42,7 @@ class ExtractionHookTest {
     transcript.text(response, "react-day-picker is not installed yet; installing it.");
     transcript.toolCall(
         response, "toolu_npm", "Bash", Map.of("command", "npm install react-day-picker"));
-    transcript.toolResult(
-        "toolu_npm",
-        "The user doesn't want to proceed with this tool use. The tool use was rejected (eg. if it"
-            + " was a file edit, the new_string was NOT written to the file). STOP what you are"
-            + " doing and wait for the user to tell you how to proceed.",
-        true);
+    transcript.toolResult("toolu_npm", HandMadeTranscript.REFUSED, true);
     transcript.user("[Request interrupted by user for tool use]");
     transcript.user("No, use bun instead of npm");
     transcript.assistant("Added it with bun add react-day-picker.");
