@@ -1,6 +1,7 @@
 package dev.teammemory.server;
 
 import dev.teammemory.server.database.EmbeddedDatabase;
+import dev.teammemory.server.logging.LogFormat;
 import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.annotations.QuarkusMain;
 
@@ -17,8 +18,9 @@ public final class ServerMain {
 
   public static void main(String... args) {
     try {
+      LogFormat.install(System.getenv(), System.getProperties());
       EmbeddedDatabase.startUnlessConfigured(System.getenv(), System.getProperties());
-    } catch (EmbeddedDatabase.Unavailable e) {
+    } catch (LogFormat.Unknown | EmbeddedDatabase.Unavailable e) {
       // Before Quarkus has started there is no logging to speak of: one line, no stack trace.
       System.err.println("ERROR: " + e.getMessage());
       System.exit(1);

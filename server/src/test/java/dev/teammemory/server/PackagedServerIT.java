@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -46,17 +47,36 @@ class PackagedServerIT {
       throws Exception {
     Path installed = work.resolve("opt").resolve("quarkus-app");
     copyTree(jar.getParent(), installed);
+
+    assertThat(runUntilItStops(installed.resolve("quarkus-run.jar"), Map.of()))
+        .isEqualTo(
+            "ERROR: No database configured: set QUARKUS_DATASOURCE_JDBC_URL (with"
+                + " QUARKUS_DATASOURCE_USERNAME and QUARKUS_DATASOURCE_PASSWORD). This"
+                + " installation carries no embedded PostgreSQL; ./tmem server in a checkout of"
+                + " the sources starts one.");
+    assertThat(work.resolve("data")).doesNotExist();
+  }
+
+  @Test
+  void anUnknownLogFormatStopsItWithOneLine() throws Exception {
+    assertThat(runUntilItStops(jar, Map.of("TMEM_LOG_FORMAT", "xml")))
+        .isEqualTo("ERROR: TMEM_LOG_FORMAT must be text or json, not 'xml'");
+    assertThat(work.resolve("data")).doesNotExist();
+  }
+
+  /** Runs the jar with only these settings; what it printed, once it exited with 1. */
+  private String runUntilItStops(Path serverJar, Map<String, String> settings) throws Exception {
     Path log = work.resolve("server.log");
     String java = ProcessHandle.current().info().command().orElse("java");
     ProcessBuilder builder =
-        new ProcessBuilder(
-                java, "-Xmx256m", "-jar", installed.resolve("quarkus-run.jar").toString())
+        new ProcessBuilder(java, "-Xmx256m", "-jar", serverJar.toString())
             .redirectErrorStream(true)
             .redirectOutput(log.toFile());
     builder
         .environment()
         .keySet()
         .removeIf(name -> name.startsWith("QUARKUS_") || name.startsWith("TMEM_"));
+    builder.environment().putAll(settings);
     builder.environment().put("TMEM_DATA_DIR", work.resolve("data").toString());
     builder.environment().put("QUARKUS_HTTP_PORT", "0");
     Process process = builder.start();
@@ -67,13 +87,7 @@ class PackagedServerIT {
     }
     assertThat(exited).as("the server stopped by itself").isTrue();
     assertThat(process.exitValue()).isEqualTo(1);
-    assertThat(Files.readString(log, UTF_8).strip())
-        .isEqualTo(
-            "ERROR: No database configured: set QUARKUS_DATASOURCE_JDBC_URL (with"
-                + " QUARKUS_DATASOURCE_USERNAME and QUARKUS_DATASOURCE_PASSWORD). This"
-                + " installation carries no embedded PostgreSQL; ./tmem server in a checkout of"
-                + " the sources starts one.");
-    assertThat(work.resolve("data")).doesNotExist();
+    return Files.readString(log, UTF_8).strip();
   }
 
   private static void copyTree(Path from, Path to) throws IOException {
