@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.teammemory.server.github.FakeGitHub;
 import java.io.IOException;
 import java.net.URI;
@@ -17,23 +18,28 @@ import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * What an operator sees of the packaged server: its JSON log lines ({@code TMEM_LOG_FORMAT=json}).
- * One server, started once with static tokens and GitHub login (a fake of GitHub's API), and
- * exercised once as a team would: writes, reads, a stale {@code If-Match}, a reader writing, a
- * secret, a bad token, GitHub users, GitHub failing, and the change feed.
+ * What an operator sees of the packaged server: its JSON log lines ({@code TMEM_LOG_FORMAT=json}),
+ * and the metrics that the dashboard and alert rules of {@code deploy/observability} query. One
+ * server, started once with static tokens and GitHub login (a fake of GitHub's API), and exercised
+ * once as a team would: writes, reads, a stale {@code If-Match}, a reader writing, a secret, a bad
+ * token, GitHub users, GitHub failing, and the change feed.
  */
 class OperationsIT {
 
   private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+  private static final Path OBSERVABILITY = Path.of("..", "deploy", "observability");
   private static final String REPOSITORY = "ops/log-shape";
   private static final String OFFERED_REQUEST_ID = "proxy-4711";
 
@@ -193,6 +199,56 @@ class OperationsIT {
         .doesNotContain(CONTENT)
         .doesNotContain(SECRET)
         .doesNotContain("Bearer ");
+  }
+
+  @Test
+  void everyMetricTheDashboardAndTheAlertRulesQueryIsOneTheServerExports() throws Exception {
+    Map<String, Set<String>> exported =
+        PrometheusQueries.exported(
+            HTTP.send(
+                    HttpRequest.newBuilder(server.url().resolve("/q/metrics")).build(),
+                    HttpResponse.BodyHandlers.ofString())
+                .body());
+    // Prometheus's own series of every target, and the labels it adds to every series it scrapes.
+    exported.put("up", Set.of());
+    Set<String> added = Set.of("job", "instance");
+
+    List<String> expressions = new ArrayList<>();
+    JsonNode dashboard = JSON.readTree(OBSERVABILITY.resolve("grafana-dashboard.json").toFile());
+    dashboard.findValues("expr").forEach(expression -> expressions.add(expression.asText()));
+    JsonNode rules = YAML.readTree(OBSERVABILITY.resolve("alert-rules.yaml").toFile());
+    rules.findValues("expr").forEach(expression -> expressions.add(expression.asText()));
+    Map<String, Set<String>> queried = PrometheusQueries.selectors(expressions);
+
+    assertThat(dashboard.path("panels")).hasSizeGreaterThanOrEqualTo(10);
+    assertThat(rules.findValues("alert")).hasSize(5);
+    assertThat(queried)
+        .as("metrics the dashboard and the alerts query")
+        .containsKeys(
+            "http_server_requests_seconds_count",
+            "http_server_requests_seconds_bucket",
+            "tmem_rejections_total",
+            "tmem_change_feed_waiters",
+            "tmem_github_calls_total",
+            "tmem_github_permission_lookups_total",
+            "agroal_active_count",
+            "tmem_database_up",
+            "tmem_ready",
+            "up");
+    assertThat(exported.keySet())
+        .as("metrics the server exports, after the exercise")
+        .containsAll(queried.keySet());
+    queried.forEach(
+        (metric, labels) ->
+            assertThat(union(exported.get(metric), added))
+                .as("labels of %s", metric)
+                .containsAll(labels));
+  }
+
+  private static Set<String> union(Set<String> first, Set<String> second) {
+    Set<String> union = new HashSet<>(first);
+    union.addAll(second);
+    return union;
   }
 
   private static List<JsonNode> requestLines() throws IOException {
