@@ -87,7 +87,7 @@ if ! pg_isready -q -h "$pg_host" -p "$pg_port"; then
 fi
 if [ ! -f "$server_jar" ]; then
   say "building the server (first run only)..."
-  ./mvnw -q -pl server -am install -DskipTests -Dspotless.check.skip=true
+  ./mvnw -q -pl server -am package -DskipTests -Dspotless.check.skip=true
 fi
 say "compiling the proof programs..."
 ./mvnw -q -pl deploy test-compile dependency:build-classpath -Dspotless.check.skip=true \
@@ -198,7 +198,7 @@ else
 fi
 
 if [ ! -f "$daemon_jar" ]; then
-  ./mvnw -q -pl client-daemon -am install -DskipTests -Dspotless.check.skip=true > "$work/daemon-build.log" 2>&1 || true
+  ./mvnw -q -pl client-daemon -am package -DskipTests -Dspotless.check.skip=true > "$work/daemon-build.log" 2>&1 || true
 fi
 if [ -f "$daemon_jar" ] && "$java" -jar "$daemon_jar" daemon --help > /dev/null 2>&1; then
   team="$work/daemon/team"

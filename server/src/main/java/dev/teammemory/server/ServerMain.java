@@ -1,12 +1,15 @@
 package dev.teammemory.server;
 
 import dev.teammemory.server.database.EmbeddedDatabase;
+import dev.teammemory.server.logging.LogFormat;
 import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.annotations.QuarkusMain;
 
 /**
  * Starts the server. When no datasource URL is configured it first starts a real PostgreSQL,
- * embedded, with its data under {@code TMEM_DATA_DIR}, so a newcomer needs nothing but a JDK.
+ * embedded, with its data under {@code TMEM_DATA_DIR}, so a newcomer needs nothing but a JDK; an
+ * installation without the embedded PostgreSQL's binaries (the container image) stops with one line
+ * saying what to configure.
  */
 @QuarkusMain
 public final class ServerMain {
@@ -14,7 +17,14 @@ public final class ServerMain {
   ServerMain() {}
 
   public static void main(String... args) {
-    EmbeddedDatabase.startUnlessConfigured(System.getenv(), System.getProperties());
+    try {
+      LogFormat.install(System.getenv(), System.getProperties());
+      EmbeddedDatabase.startUnlessConfigured(System.getenv(), System.getProperties());
+    } catch (LogFormat.Unknown | EmbeddedDatabase.Unavailable e) {
+      // Before Quarkus has started there is no logging to speak of: one line, no stack trace.
+      System.err.println("ERROR: " + e.getMessage());
+      System.exit(1);
+    }
     Quarkus.run(args);
   }
 }

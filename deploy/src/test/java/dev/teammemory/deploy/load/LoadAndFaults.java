@@ -46,11 +46,7 @@ import java.util.stream.Stream;
  * postgres) that this user may restart, after building the server:
  *
  * <pre>
- * ./mvnw -q -pl server -am install -DskipTests
- * ./mvnw -q -pl deploy test-compile dependency:build-classpath \
- *   -Dmdep.outputFile=target/test-classpath.txt -Dmdep.includeScope=test
- * java -cp deploy/target/test-classes:$(cat deploy/target/test-classpath.txt) \
- *   dev.teammemory.deploy.load.LoadAndFaults [SECONDS=150] [REPOSITORIES=300] [WORKERS=16]
+ * deploy/scripts/benchmark.sh load [SECONDS=150] [REPOSITORIES=300] [WORKERS=16]
  * </pre>
  *
  * The PostgreSQL restart runs {@code pg_ctlcluster --skip-systemctl-redirect VERSION main restart}
@@ -105,7 +101,7 @@ public final class LoadAndFaults {
           "no server at "
               + SERVER_JAR.toAbsolutePath()
               + ": run from the repository root after"
-              + " ./mvnw -q -pl server -am install -DskipTests");
+              + " ./mvnw -q -pl server -am package -DskipTests");
       return 2;
     }
     Path work = Files.createTempDirectory("tmem-load-");

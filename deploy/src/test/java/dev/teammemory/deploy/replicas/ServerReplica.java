@@ -51,7 +51,7 @@ public final class ServerReplica implements AutoCloseable {
     requireNonNull(name, "name is null");
     if (!Files.isRegularFile(jar)) {
       throw new IllegalArgumentException(
-          "no server jar at " + jar + " (build it: ./mvnw -pl server -am install -DskipTests)");
+          "no server jar at " + jar + " (build it: ./mvnw -pl server -am package -DskipTests)");
     }
     int port = freePort();
     Path log = logFolder.resolve(name + ".log");

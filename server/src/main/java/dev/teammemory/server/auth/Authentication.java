@@ -21,7 +21,9 @@ import org.jboss.logging.Logger;
  * 401} that says how to configure authentication: the server is never open by default.
  */
 @ApplicationScoped
-@Startup // a malformed tokens file or GitHub URL fails the boot, not the first request
+// A malformed tokens file or GitHub URL fails the boot, not the first request; and before the
+// scheduler (StartupEvent priority 0) starts any job, so that a failed boot runs none.
+@Startup(-1)
 public class Authentication {
 
   private static final Logger LOG = Logger.getLogger(Authentication.class);

@@ -1,5 +1,6 @@
 package dev.teammemory.server.auth;
 
+import dev.teammemory.server.logging.RequestLog;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Priorities;
@@ -32,6 +33,7 @@ final class BearerAuthenticationFilter {
     return authentication
         .authenticate(request.getHeaderString(HttpHeaders.AUTHORIZATION))
         .invoke(currentCaller::set)
+        .invoke(authenticated -> RequestLog.user(authenticated.caller().user()))
         .replaceWithVoid();
   }
 }

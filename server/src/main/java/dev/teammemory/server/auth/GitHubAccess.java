@@ -21,6 +21,7 @@ class GitHubAccess {
   private final RepositoryAccessCache cache;
   private final GitHubRepositories repositories;
   private final GitHubConfig config;
+  private final GitHubMetrics metrics;
   private final ConcurrentMap<Lookup, CompletableFuture<Permission>> inFlight =
       new ConcurrentHashMap<>();
 
@@ -28,10 +29,15 @@ class GitHubAccess {
   private record Lookup(String callerId, String repositoryKey) {}
 
   @Inject
-  GitHubAccess(RepositoryAccessCache cache, GitHubRepositories repositories, GitHubConfig config) {
+  GitHubAccess(
+      RepositoryAccessCache cache,
+      GitHubRepositories repositories,
+      GitHubConfig config,
+      GitHubMetrics metrics) {
     this.cache = cache;
     this.repositories = repositories;
     this.config = config;
+    this.metrics = metrics;
   }
 
   /** The access of the GitHub user the token belongs to; the token stays in here. */
@@ -42,6 +48,7 @@ class GitHubAccess {
   private Permission permission(Caller caller, String token, RepositorySlug repository) {
     Instant now = Instant.now();
     Optional<Permission> cached = cache.lookup(caller, repository, now);
+    metrics.permissionLookup(cached.isPresent());
     if (cached.isPresent()) {
       return cached.get();
     }

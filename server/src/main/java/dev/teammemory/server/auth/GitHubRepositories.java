@@ -28,11 +28,13 @@ class GitHubRepositories {
   private final GitHubConfig config;
   private final ObjectMapper json;
   private final HttpClient http;
+  private final GitHubMetrics metrics;
 
   @Inject
-  GitHubRepositories(GitHubConfig config, ObjectMapper json) {
+  GitHubRepositories(GitHubConfig config, ObjectMapper json, GitHubMetrics metrics) {
     this.config = config;
     this.json = json;
+    this.metrics = metrics;
     this.http =
         HttpClient.newBuilder()
             .connectTimeout(config.timeout())
@@ -61,6 +63,7 @@ class GitHubRepositories {
     try {
       response = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
     } catch (IOException e) {
+      metrics.call(GitHubMetrics.REPOSITORY, GitHubMetrics.UNAVAILABLE);
       LOG.warnf("GitHub could not be asked about %s: %s", repository, GitHubFailures.describe(e));
       throw GitHubFailures.unavailable("GitHub could not be reached to check your access");
     } catch (InterruptedException e) {
@@ -69,12 +72,19 @@ class GitHubRepositories {
     }
     return switch (response.statusCode()) {
       case 200 -> permissionIn(response.body(), repository);
-      case 404 -> Permission.NONE;
-      case 401 ->
-          throw Authentication.unauthorized(
-              "GitHub no longer accepts your token (run 'tmem login' again)");
+      case 404 -> refused(Permission.NONE);
+      case 401 -> {
+        metrics.call(GitHubMetrics.REPOSITORY, GitHubMetrics.REFUSED);
+        throw Authentication.unauthorized(
+            "GitHub no longer accepts your token (run 'tmem login' again)");
+      }
       default -> refusedOrDown(response, repository);
     };
+  }
+
+  private Permission refused(Permission permission) {
+    metrics.call(GitHubMetrics.REPOSITORY, GitHubMetrics.REFUSED);
+    return permission;
   }
 
   private Permission permissionIn(byte[] body, RepositorySlug repository) {
@@ -82,9 +92,11 @@ class GitHubRepositories {
     try {
       permissions = json.readTree(body).path("permissions");
     } catch (IOException e) {
+      metrics.call(GitHubMetrics.REPOSITORY, GitHubMetrics.UNAVAILABLE);
       LOG.warnf("GitHub answered about %s with a body that is not JSON", repository);
       throw GitHubFailures.unavailable("GitHub gave an unreadable answer about your access");
     }
+    metrics.call(GitHubMetrics.REPOSITORY, GitHubMetrics.OK);
     if (permissions.path("push").asBoolean(false)) {
       return Permission.WRITE;
     }
@@ -96,8 +108,7 @@ class GitHubRepositories {
    * organization's SSO or IP allow list): no access. A spent rate limit and server errors are
    * outages.
    */
-  private static Permission refusedOrDown(
-      HttpResponse<byte[]> response, RepositorySlug repository) {
+  private Permission refusedOrDown(HttpResponse<byte[]> response, RepositorySlug repository) {
     int status = response.statusCode();
     boolean rateLimited =
         status == 429
@@ -105,8 +116,9 @@ class GitHubRepositories {
                 && response.headers().firstValue("x-ratelimit-remaining").orElse("").equals("0"));
     if (status == 403 && !rateLimited) {
       LOG.infof("GitHub refused a token access to %s with 403", repository);
-      return Permission.NONE;
+      return refused(Permission.NONE);
     }
+    metrics.call(GitHubMetrics.REPOSITORY, GitHubMetrics.UNAVAILABLE);
     LOG.warnf("GitHub answered %d when asked about %s", status, repository);
     throw GitHubFailures.unavailable(
         rateLimited

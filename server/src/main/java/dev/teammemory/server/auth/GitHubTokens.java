@@ -26,10 +26,12 @@ class GitHubTokens {
   private static final Logger LOG = Logger.getLogger(GitHubTokens.class);
 
   private final TenantIdentityProvider oidc;
+  private final GitHubMetrics metrics;
 
   @Inject
-  GitHubTokens(TenantIdentityProvider oidc) {
+  GitHubTokens(TenantIdentityProvider oidc, GitHubMetrics metrics) {
     this.oidc = oidc;
+    this.metrics = metrics;
   }
 
   /**
@@ -44,10 +46,11 @@ class GitHubTokens {
       // introspect it, which GitHub does not offer, and fail as if GitHub were down.
       return Uni.createFrom().failure(rejected());
     }
+    metrics.tokenCheck();
     return oidc.authenticate(new AccessTokenCredential(token))
         .map(GitHubTokens::caller)
         .onFailure(failure -> !(failure instanceof ApiException))
-        .transform(GitHubTokens::refusal);
+        .transform(this::refusal);
   }
 
   private static Caller caller(SecurityIdentity identity) {
@@ -63,10 +66,11 @@ class GitHubTokens {
    * The refusal {@link GitHubUserAnswers} made of GitHub's answer; without one GitHub never
    * answered (refused connection, timeout, reset), which is an outage too.
    */
-  private static ApiException refusal(Throwable failure) {
+  private ApiException refusal(Throwable failure) {
     return GitHubFailures.refusalIn(failure)
         .orElseGet(
             () -> {
+              metrics.call(GitHubMetrics.USER, GitHubMetrics.UNAVAILABLE);
               LOG.warnf("GitHub could not verify a token: %s", GitHubFailures.describe(failure));
               return GitHubFailures.unavailable("GitHub could not be reached to verify the token");
             });

@@ -5,6 +5,7 @@ import io.quarkus.oidc.common.OidcEndpoint;
 import io.quarkus.oidc.common.OidcResponseFilter;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
 /**
@@ -20,17 +21,27 @@ class GitHubUserAnswers implements OidcResponseFilter {
 
   private static final Logger LOG = Logger.getLogger(GitHubUserAnswers.class);
 
+  private final GitHubMetrics metrics;
+
+  @Inject
+  GitHubUserAnswers(GitHubMetrics metrics) {
+    this.metrics = metrics;
+  }
+
   @Override
   public Uni<Void> filter(OidcResponseFilterContext response) {
     int status = response.statusCode();
     if (status == 200) {
+      metrics.call(GitHubMetrics.USER, GitHubMetrics.OK);
       return Uni.createFrom().voidItem();
     }
     String remaining = response.responseHeaders().get("x-ratelimit-remaining");
     boolean rateLimited = status == 429 || (status == 403 && "0".equals(remaining));
     if (status == 401 || (status == 403 && !rateLimited)) {
+      metrics.call(GitHubMetrics.USER, GitHubMetrics.REFUSED);
       throw GitHubTokens.rejected();
     }
+    metrics.call(GitHubMetrics.USER, GitHubMetrics.UNAVAILABLE);
     LOG.warnf("GitHub's user endpoint answered %d while verifying a token", status);
     if (rateLimited) {
       throw GitHubFailures.unavailable(

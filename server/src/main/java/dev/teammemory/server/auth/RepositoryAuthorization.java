@@ -2,6 +2,7 @@ package dev.teammemory.server.auth;
 
 import dev.teammemory.protocol.ErrorCodes;
 import dev.teammemory.server.errors.ApiException;
+import dev.teammemory.server.logging.RequestLog;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.Map;
@@ -76,13 +77,16 @@ public class RepositoryAuthorization {
           ErrorCodes.INVALID_REPO,
           "the repo query parameter is required: " + RepositorySlug.RULES);
     }
-    return RepositorySlug.parse(repo)
-        .orElseThrow(
-            () ->
-                ApiException.of(
-                    400,
-                    ErrorCodes.INVALID_REPO,
-                    "repo is not a GitHub repository slug (" + RepositorySlug.RULES + ")",
-                    Map.of("repo", repo)));
+    RepositorySlug slug =
+        RepositorySlug.parse(repo)
+            .orElseThrow(
+                () ->
+                    ApiException.of(
+                        400,
+                        ErrorCodes.INVALID_REPO,
+                        "repo is not a GitHub repository slug (" + RepositorySlug.RULES + ")",
+                        Map.of("repo", repo)));
+    RequestLog.repository(slug.toString());
+    return slug;
   }
 }

@@ -1,6 +1,9 @@
 package dev.teammemory.server.changes;
 
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -15,6 +18,13 @@ import java.util.concurrent.ConcurrentHashMap;
 class ChangeNotifications {
 
   private final Map<String, Set<CompletableFuture<Boolean>>> waiters = new ConcurrentHashMap<>();
+
+  @Inject
+  ChangeNotifications(MeterRegistry registry) {
+    Gauge.builder("tmem.change_feed.waiters", this, ChangeNotifications::waiting)
+        .description("Change-feed requests waiting in this process for a repository to change")
+        .register(registry);
+  }
 
   /** A future that completes with {@code true} when the repository next changes. */
   CompletableFuture<Boolean> register(String slugKey) {

