@@ -11,21 +11,23 @@ import java.util.regex.Pattern;
  */
 public final class Replies {
 
-  private static final int MAX_ACKNOWLEDGEMENT = 60;
+  private static final String PHRASE =
+      "(?:understood|ok(?:ay)?|got it|sure|noted|will do|done|great|good|perfect|thanks|thank you"
+          + "|you'?re welcome|anytime|no problem|glad (?:to|I could) help|happy to help"
+          + "|sounds good|of course|(?:I'?ll|I will) (?:do that|keep that in mind|remember that)"
+          + "|好的|明白了?|收到|不客气|没问题)";
+
+  /** Nothing but acknowledging phrases and punctuation. */
   private static final Pattern ACKNOWLEDGEMENT =
       Pattern.compile(
-          "^(?:understood|ok(?:ay)?|got it|sure|noted|will do|done|great|good|perfect|thanks"
-              + "|thank you|you'?re welcome|anytime|no problem|glad (?:to|I could) help|happy to"
-              + " help|sounds good|of course|i will|i'll (?:do that|keep that in mind|remember)"
-              + "|好的|明白|收到|不客气|没问题)\\b.*",
-          Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE | Pattern.DOTALL);
+          "^" + PHRASE + "(?:[\\s,.!;—–-]+" + PHRASE + ")*[\\s.!。！]*$",
+          Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE);
 
   private Replies() {}
 
-  /** A short reply that only acknowledges. */
+  /** A reply that only acknowledges ("Understood.", "Got it, thanks!"), saying nothing else. */
   public static boolean isAcknowledgement(String text) {
-    String stripped = text.strip();
-    return stripped.length() <= MAX_ACKNOWLEDGEMENT && ACKNOWLEDGEMENT.matcher(stripped).matches();
+    return ACKNOWLEDGEMENT.matcher(text.strip()).matches();
   }
 
   /** The last reply among {@code messages} that says something, not only acknowledges. */

@@ -82,7 +82,8 @@ class OfflineNotesTest {
     assertThat(section(document, "Key results"))
         .isEqualTo(
             "- \"Don't delete node_modules. Use npx vite build instead.\" → The build works with npx."
-                + " The page breaks because the CSS import in src/login.tsx is missing in production builds.");
+                + " The page breaks because the CSS import in src/login.tsx is missing in production builds.\n"
+                + "- \"Here is our style guide, follow it.\" → Noted, I'll follow the style guide.");
     assertThat(section(document, "Learnings"))
         .isEqualTo(
             "- The user refused Bash `rm -rf node_modules && npm install`; next they said: \"Don't"
