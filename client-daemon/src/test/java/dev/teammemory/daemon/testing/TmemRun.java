@@ -52,7 +52,8 @@ public record TmemRun(int exitCode, String out, String err) {
     public <K> K create(Class<K> type) throws Exception {
       List<Constructor<?>> takingEnvironment =
           Arrays.stream(type.getConstructors())
-              .filter(c -> c.getParameterCount() > 0 && c.getParameterTypes()[0] == Environment.class)
+              .filter(
+                  c -> c.getParameterCount() > 0 && c.getParameterTypes()[0] == Environment.class)
               .sorted(Comparator.comparingInt(Constructor::getParameterCount))
               .toList();
       if (takingEnvironment.isEmpty()) {
