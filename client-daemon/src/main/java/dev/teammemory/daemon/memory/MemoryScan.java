@@ -134,6 +134,6 @@ public final class MemoryScan {
             candidate.modified(),
             frontmatter.string("name"),
             frontmatter.string("description"),
-            frontmatter.string("type").flatMap(MemoryType::parse)));
+            frontmatter.type()));
   }
 }

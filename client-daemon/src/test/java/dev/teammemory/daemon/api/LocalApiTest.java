@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.teammemory.daemon.home.Environment;
+import dev.teammemory.daemon.hook.HookAnswers;
 import dev.teammemory.daemon.memory.ClaudeLayout;
 import dev.teammemory.daemon.memory.MemoryLocation;
 import java.io.IOException;
@@ -59,7 +60,10 @@ class LocalApiTest {
     state = home.resolve("xdg/tmem");
     api =
         LocalApi.start(
-            0, new MemoryServices(environment, Clock.systemUTC()), ApiToken.loadOrCreate(state));
+            0,
+            new MemoryServices(environment, Clock.systemUTC()),
+            new HookAnswers(environment, Clock.systemUTC()),
+            ApiToken.loadOrCreate(state));
     token = Files.readString(ApiToken.file(state)).strip();
   }
 
