@@ -220,6 +220,13 @@ else
   scan="$(tmem bob recall --format json "$prompt" 2>&1 | head -c 400)"
   fail "no recall manifest with [feedback] team/integration-tests-real-postgres.md was recorded; tmem recall says: $scan"
 fi
+# The hooks above were answered by bob's daemon: asked the same way, the shim answers in
+# milliseconds, where starting tmem's JVM takes most of a second.
+shim="$work/bob/.local/state/tmem/bin/tmem-hook"
+input="{\"session_id\":\"timing\",\"cwd\":\"$work/bob/shop\",\"hook_event_name\":\"SessionStart\"}"
+started=$(date +%s%N)
+printf '%s' "$input" | as bob "$shim" session-start > /dev/null
+say "the shim answered a SessionStart from bob's daemon in $(( ($(date +%s%N) - started) / 1000000 )) ms"
 if [ -s "$work/bob/.local/state/tmem/hooks.log" ]; then
   say "bob's hooks.log:"; sed 's/^/  /' "$work/bob/.local/state/tmem/hooks.log"
 fi
