@@ -152,6 +152,23 @@ class MemoryScanTest {
   }
 
   @Test
+  void aFileChangedSinceTheLastScanIsReadAgain() throws IOException {
+    Instant first = Instant.parse("2026-03-01T10:00:00Z");
+    topic("deploy.md", frontmatter("deploy", "Deploy on Fridays", "project"), first);
+    assertThat(MemoryScan.scan(memory).getFirst().description()).contains("Deploy on Fridays");
+
+    topic("deploy.md", frontmatter("deploy", "Never deploy on Fridays", "feedback"), first);
+    MemoryHeader sameTimeOtherSize = MemoryScan.scan(memory).getFirst();
+    topic(
+        "deploy.md", frontmatter("deploy", "Deploy any weekday", "project"), first.plusSeconds(1));
+    MemoryHeader later = MemoryScan.scan(memory).getFirst();
+
+    assertThat(sameTimeOtherSize.description()).contains("Never deploy on Fridays");
+    assertThat(sameTimeOtherSize.type()).contains(MemoryType.FEEDBACK);
+    assertThat(later.description()).contains("Deploy any weekday");
+  }
+
+  @Test
   void aMissingDirectoryHasNoTopics() throws IOException {
     assertThat(MemoryScan.scan(memory.resolve("absent"))).isEmpty();
   }
