@@ -184,4 +184,31 @@ class LocalApiTest {
     assertThat(send("GET", "/v1/recall", null, token).statusCode()).isEqualTo(405);
     assertThat(send("GET", "/v2/anything", null, token).statusCode()).isEqualTo(404);
   }
+
+  @Test
+  void hooksAnswerAsTheHookCommandPrintsAndAnUnknownHookIsNamed() throws Exception {
+    String input =
+        JSON.writeValueAsString(
+            Map.of(
+                "session_id",
+                "s-9",
+                "cwd",
+                project.toString(),
+                "hook_event_name",
+                "UserPromptSubmit",
+                "prompt",
+                "which package manager do we use for installs?"));
+
+    HttpResponse<String> prompt = send("POST", "/v1/hooks/user-prompt", input, token);
+    HttpResponse<String> unknown = send("POST", "/v1/hooks/post-tool-use", input, token);
+
+    assertThat(prompt.statusCode()).isEqualTo(200);
+    assertThat(json(prompt).path("hookSpecificOutput").path("additionalContext").asText())
+        .contains("Use bun.");
+    assertThat(unknown.statusCode()).isEqualTo(404);
+    assertThat(json(unknown).path("message").asText())
+        .isEqualTo(
+            "no hook post-tool-use; there are session-start, user-prompt, pre-compact, stop");
+    assertThat(send("GET", "/v1/hooks/user-prompt", null, token).statusCode()).isEqualTo(405);
+  }
 }
