@@ -80,15 +80,19 @@ final class HookShim {
         done
         input=$(cat)
 
-        fallback() {
-          printf '%%s' "$input" | %s hook "$event" "$@"
-          exit $?
-        }
-
         give_up() {
           printf '%%s tmem-hook %%s: %%s\\n' "$(date -u +%%Y-%%m-%%dT%%H:%%M:%%SZ)" "$event" "$1" \\
             >>"$state/hooks.log" 2>/dev/null
           exit 0
+        }
+
+        fallback() {
+          printf '%%s' "$input" | %s hook "$event" "$@"
+          status=$?
+          case $status in
+            126|127) give_up "no daemon answered and tmem could not be started (exit $status); run tmem hook install again" ;;
+          esac
+          exit $status
         }
 
         command -v curl >/dev/null 2>&1 || fallback "$@"

@@ -220,6 +220,22 @@ class HookShimIT {
   }
 
   @Test
+  void withNoDaemonAndATmemThatCannotStartTheAgentGetsNothingAndTheLogSaysWhy() throws Exception {
+    Map<String, String> hooks = install("/nonexistent/tmem");
+
+    Run run = hook(hooks.get("SessionStart"), Map.of("hook_event_name", "SessionStart"));
+
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.out()).isEmpty();
+    assertThat(Files.readAllLines(state.resolve(HookLog.FILE)))
+        .singleElement()
+        .asString()
+        .endsWith(
+            "tmem-hook session-start: no daemon answered and tmem could not be started (exit 127);"
+                + " run tmem hook install again");
+  }
+
+  @Test
   void aDaemonThatRefusesTheRequestCostsTheAgentNothingAndLeavesALogLine() throws Exception {
     Map<String, String> hooks = install("/nonexistent/tmem");
     api = LocalApi.serve(environment(), Clock.systemUTC(), 0);
