@@ -107,15 +107,18 @@ wait_for "the tmem server" 180 curl -fsS -o /dev/null "$server_url/q/health/read
 say "tmem server on $server_url (embedded PostgreSQL, static tokens)"
 
 # Everything a person's processes share: their home, their server and token, the model's address.
+person() { # person -> the variables of their processes, in person_env
+  local token="$alice_token"
+  [ "$1" = bob ] && token="$bob_token"
+  person_env=(PATH="$PATH" HOME="$work/$1" LANG=C.UTF-8
+    TMEM_SERVER_URL="$server_url" TMEM_TOKEN="$token"
+    ANTHROPIC_BASE_URL="http://127.0.0.1:$api_port" ANTHROPIC_API_KEY=dummy
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1 DISABLE_TELEMETRY=1)
+}
 as() { # person command...
-  local who="$1" token
+  person "$1"
   shift
-  token="$alice_token"; [ "$who" = bob ] && token="$bob_token"
-  env -i PATH="$PATH" HOME="$work/$who" LANG=C.UTF-8 \
-    TMEM_SERVER_URL="$server_url" TMEM_TOKEN="$token" \
-    ANTHROPIC_BASE_URL="http://127.0.0.1:$api_port" ANTHROPIC_API_KEY=dummy \
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1 DISABLE_TELEMETRY=1 \
-    "$@"
+  env -i "${person_env[@]}" "$@"
 }
 tmem() { local who="$1"; shift; (cd "$work/$who/shop" && as "$who" "$java" -jar "$daemon_jar" "$@"); }
 
@@ -127,7 +130,10 @@ for who in alice bob; do
   memory="$(tmem "$who" memory path 2>/dev/null | tail -n 1)"
   mkdir -p "$memory/team"
   printf '%s\n' "$memory" > "$work/$who.memory"
-  (cd "$work/$who/shop" && as "$who" "$java" -jar "$daemon_jar" daemon > "$work/$who-daemon.log" 2>&1) &
+  person "$who"
+  # exec: the recorded pid is the daemon's own, so that the cleanup stops it.
+  (cd "$work/$who/shop" && exec env -i "${person_env[@]}" "$java" -jar "$daemon_jar" daemon \
+    > "$work/$who-daemon.log" 2>&1) &
   pids+=($!)
 done
 alice_memory="$(cat "$work/alice.memory")"
