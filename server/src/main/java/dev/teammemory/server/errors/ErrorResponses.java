@@ -3,6 +3,7 @@ package dev.teammemory.server.errors;
 import dev.teammemory.protocol.ErrorCodes;
 import dev.teammemory.protocol.ErrorEnvelope;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.vertx.core.http.HttpServerRequest;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.NotAllowedException;
 import jakarta.ws.rs.NotFoundException;
@@ -82,7 +83,17 @@ public final class ErrorResponses {
   }
 
   @ServerExceptionMapper
-  Response unexpected(Throwable exception) {
+  Response unexpected(Throwable exception, HttpServerRequest request) {
+    if (request.response().closed()) {
+      // A client that closed its connection mid-response, or was cut for stalling: nothing
+      // failed on the server, and nobody is left to answer.
+      LOG.infof("the client went away before the response was sent: %s", exception.getMessage());
+      return Response.status(500).build();
+    }
+    return unexpected(exception);
+  }
+
+  private Response unexpected(Throwable exception) {
     // Logged with its stack trace for the operator; the client learns only that it failed. Our
     // exception messages never carry content or tokens (house rule), and SQL is parameterised.
     LOG.error("unexpected failure while serving a request", exception);
