@@ -4,8 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.teammemory.protocol.Checksums;
 import dev.teammemory.protocol.ProtocolJson;
 import dev.teammemory.protocol.Timestamps;
-import dev.teammemory.server.auth.RepositoryAuthorization;
-import dev.teammemory.server.errors.ApiException;
+import dev.teammemory.server.errors.StoreApiException;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.http.HttpServerRequest;
@@ -28,8 +27,6 @@ import java.sql.SQLException;
 import java.time.OffsetDateTime;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -68,19 +65,16 @@ public class ExportResource {
           + " WHERE repository_id = ? AND NOT deleted ORDER BY entry_key COLLATE \"C\"";
 
   private final DataSource dataSource;
-  private final RepositoryAuthorization authorization;
+  private final StoreAccess access;
   private final ExportConfig config;
   private final Semaphore slots;
   private final ScheduledExecutorService watchdog;
 
   @Inject
   ExportResource(
-      DataSource dataSource,
-      RepositoryAuthorization authorization,
-      ExportConfig config,
-      MeterRegistry registry) {
+      DataSource dataSource, StoreAccess access, ExportConfig config, MeterRegistry registry) {
     this.dataSource = dataSource;
-    this.authorization = authorization;
+    this.access = access;
     this.config = config;
     this.slots = new Semaphore(config.maxConcurrent());
     this.watchdog =
@@ -109,31 +103,22 @@ public class ExportResource {
     } else if (view.equals("basic")) {
       basic = true;
     } else {
-      return error(400, "invalid_request_error", "view must be basic or full");
+      throw StoreApiException.invalid("view must be basic or full");
     }
-    Optional<Store> found = find(store);
-    if (found.isEmpty()) {
-      return notFound(store);
-    }
-    try {
-      authorization.read(found.get().slug());
-    } catch (ApiException refused) {
-      // No read access looks exactly like no such store, so that ids do not leak repositories.
-      return refused.status() == 404 ? notFound(store) : error(refused);
-    }
+    AuthorizedStore target = access.read(store);
     if (!slots.tryAcquire()) {
-      return Response.fromResponse(
-              error(
-                  429,
-                  "rate_limit_error",
-                  "too many memory store exports at once on this server; retry shortly"))
-          .header("retry-after", "1")
-          .build();
+      throw new StoreApiException(
+          429,
+          StoreApiException.RATE_LIMIT,
+          "too many memory store exports at once on this server; retry shortly",
+          Map.of(),
+          Map.of("retry-after", "1"));
     }
+    Store found = new Store(target.store().repositoryId(), target.target().slug().toString());
     StreamingOutput body =
         out -> {
           try {
-            stream(found.get(), basic, out, request);
+            stream(found, basic, out, request);
           } finally {
             slots.release();
           }
@@ -254,50 +239,7 @@ public class ExportResource {
         : checksum;
   }
 
-  private Optional<Store> find(String storeId) {
-    try (Connection connection = dataSource.getConnection();
-        PreparedStatement statement = connection.prepareStatement(STORE)) {
-      statement.setString(1, storeId);
-      try (ResultSet row = statement.executeQuery()) {
-        return row.next()
-            ? Optional.of(new Store(row.getLong("id"), row.getString("slug")))
-            : Optional.empty();
-      }
-    } catch (SQLException e) {
-      throw new IllegalStateException("could not look up a memory store", e);
-    }
-  }
-
-  private static Response notFound(String storeId) {
-    return error(
-        404,
-        "not_found_error",
-        "memory store " + storeId + " was not found, or you have no access to it");
-  }
-
-  private static Response error(ApiException refused) {
-    String type =
-        switch (refused.status()) {
-          case 400 -> "invalid_request_error";
-          case 401 -> "authentication_error";
-          case 403 -> "permission_error";
-          case 404 -> "not_found_error";
-          case 429 -> "rate_limit_error";
-          default -> "api_error";
-        };
-    return error(refused.status(), type, refused.getMessage());
-  }
-
-  /** The Memory Stores API's error envelope. */
-  private static Response error(int status, String type, String message) {
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("type", "error");
-    body.put("error", Map.of("type", type, "message", message));
-    body.put("request_id", "req_" + UUID.randomUUID().toString().replace("-", ""));
-    return Response.status(status).type(MediaType.APPLICATION_JSON_TYPE).entity(body).build();
-  }
-
-  /** A store found by its id: the repository row's id and slug. */
+  /** The store being exported: its repository row's id and slug (for logs). */
   private record Store(long id, String slug) {}
 
   @FunctionalInterface
