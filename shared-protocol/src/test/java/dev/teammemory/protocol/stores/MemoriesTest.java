@@ -66,24 +66,24 @@ class MemoriesTest {
     String store = newStore("not-exists").id();
     BetaManagedAgentsMemory first = createMemory(store, "/a.md", "first");
 
-    var refusal =
-        refused(
-            409,
-            "memory_path_conflict_error",
-            () ->
-                writer()
-                    .memories()
-                    .create(
-                        store,
-                        MemoryCreateParams.builder()
-                            .path("/a.md")
-                            .content("second")
-                            .putAdditionalBodyProperty(
-                                "precondition", JsonValue.from(Map.of("type", "not_exists")))
-                            .build()));
-    assertThat(StoreSuite.errorField(refusal, "conflicting_path")).isEqualTo("/a.md");
-    assertThat(StoreSuite.errorField(refusal, "conflicting_memory_id")).isEqualTo(first.id());
+    refused(
+        409,
+        "memory_precondition_failed_error",
+        () ->
+            writer()
+                .memories()
+                .create(
+                    store,
+                    MemoryCreateParams.builder()
+                        .path("/a.md")
+                        .content("second")
+                        .putAdditionalBodyProperty(
+                            "precondition", JsonValue.from(Map.of("type", "not_exists")))
+                        .build()));
     assertThat(content(store, "/a.md")).isEqualTo("first");
+    assertThat(list(store, MemoryListParams.builder()))
+        .singleElement()
+        .satisfies(item -> assertThat(item.asMemory().id()).isEqualTo(first.id()));
   }
 
   @Test

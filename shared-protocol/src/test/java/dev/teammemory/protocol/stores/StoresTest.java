@@ -67,7 +67,7 @@ class StoresTest {
   }
 
   @Test
-  void updateChangesTheNameAndDescription() {
+  void updateChangesTheDescriptionAndMetadataButNotTheBinding() {
     BetaManagedAgentsMemoryStore created = newStore("update");
 
     BetaManagedAgentsMemoryStore updated =
@@ -75,14 +75,27 @@ class StoresTest {
             .update(
                 created.id(),
                 MemoryStoreUpdateParams.builder()
-                    .name("renamed")
                     .description("described again")
+                    .metadata(
+                        MemoryStoreUpdateParams.Metadata.builder()
+                            .putAdditionalProperty("team", JsonValue.from("platform"))
+                            .build())
                     .build());
 
     assertThat(updated.id()).isEqualTo(created.id());
-    assertThat(updated.name()).isEqualTo("renamed");
+    assertThat(updated.name()).isEqualTo(created.name());
     assertThat(updated.description()).isEqualTo("described again");
+    assertThat(updated.metadata()._additionalProperties())
+        .containsEntry("team", JsonValue.from("platform"))
+        .containsEntry("repo", created.metadata()._additionalProperties().get("repo"));
     assertThat(reader().retrieve(created.id()).description()).isEqualTo("described again");
+    // The name is part of the binding to the repository.
+    refused(
+        400,
+        "invalid_request_error",
+        () ->
+            writer()
+                .update(created.id(), MemoryStoreUpdateParams.builder().name("renamed").build()));
   }
 
   @Test
