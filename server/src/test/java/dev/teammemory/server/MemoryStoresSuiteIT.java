@@ -4,9 +4,15 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.platform.engine.discovery.DiscoverySelectors.selectPackage;
 
+import com.anthropic.client.okhttp.AnthropicOkHttpClient;
+import com.anthropic.core.JsonValue;
+import com.anthropic.models.beta.memorystores.MemoryStoreCreateParams;
+import com.anthropic.models.beta.memorystores.MemoryStoreListParams;
+import com.anthropic.services.blocking.beta.MemoryStoreService;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.teammemory.protocol.ProtocolJson;
 import dev.teammemory.protocol.suite.SuiteConfig;
+import dev.teammemory.server.github.FakeGitHub;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -37,9 +43,10 @@ import org.junit.platform.launcher.listeners.SummaryGeneratingListener;
 import org.junit.platform.launcher.listeners.TestExecutionSummary;
 
 /**
- * The packaged server with a 96 MB heap, as an operator runs it, against the Memory Stores suite of
- * {@code shared-protocol} (the official Java SDK drives it), and exporting a 48 MB store (2,000
- * memories of 24 KB): an export that held the store in memory would not fit in that heap.
+ * The packaged server with a 96 MB heap, as an operator runs it (static tokens, and GitHub login
+ * against a fake GitHub), booted once for: the Memory Stores suite of {@code shared-protocol} (the
+ * official Java SDK drives it), a GitHub user's store list, and exporting a 48 MB store (2,000
+ * memories of 24 KB) — an export that held the store in memory would not fit in that heap.
  */
 class MemoryStoresSuiteIT {
 
@@ -54,6 +61,7 @@ class MemoryStoresSuiteIT {
   @TempDir static Path work;
 
   private static PackagedServer server;
+  private static FakeGitHub gitHub;
   private static String writer;
   private static String reader;
   private static String outsider;
@@ -74,19 +82,76 @@ class MemoryStoresSuiteIT {
             outsider + " suite-outsider someone-else/* write",
             ""),
         UTF_8);
+    // GitHub login beside the static tokens (looked up first), as on a team's deployment: the
+    // GitHub-token listing test uses the fake's users.
+    gitHub = new FakeGitHub();
     server =
         PackagedServer.start(
             work.resolve("data"),
             work.resolve("server.log"),
-            Map.of("TMEM_AUTH_STATIC_TOKENS_FILE", tokens.toString()),
+            Map.of(
+                "TMEM_AUTH_STATIC_TOKENS_FILE", tokens.toString(),
+                "TMEM_AUTH_GITHUB_CLIENT_ID", "Iv1.stores0suite0id",
+                "TMEM_AUTH_GITHUB_API_URL", gitHub.apiUrl()),
             HEAP);
   }
 
   @AfterAll
   static void stop() throws IOException {
-    if (server != null) {
-      server.close();
+    try {
+      if (server != null) {
+        server.close();
+      }
+    } finally {
+      if (gitHub != null) {
+        gitHub.close();
+      }
     }
+  }
+
+  /**
+   * The static-token suite cannot cover this: a GitHub user's store list is GitHub's {@code GET
+   * /user/repos} (the fake lists named grants only), read through the official SDK.
+   */
+  @Test
+  void aGitHubTokenListsTheStoresOfTheRepositoriesGitHubListsForIt() {
+    String visible = OWNER + "/github-listed-" + randomHex(4);
+    String hidden = OWNER + "/github-hidden-" + randomHex(4);
+    MemoryStoreService asWriter = sdk(writer);
+    String visibleStore = asWriter.create(storeFor(visible)).id();
+    String hiddenStore = asWriter.create(storeFor(hidden)).id();
+    String token = "gho_" + randomHex(16);
+    gitHub.addUser(token, "stores-github-reader", 7_001);
+    gitHub.grant("stores-github-reader", visible, "read");
+
+    List<String> listed = new ArrayList<>();
+    sdk(token)
+        .list(MemoryStoreListParams.builder().limit(100).build())
+        .autoPager()
+        .forEach(store -> listed.add(store.id()));
+
+    assertThat(listed).contains(visibleStore).doesNotContain(hiddenStore);
+    assertThat(sdk(token).retrieve(visibleStore).id()).isEqualTo(visibleStore);
+  }
+
+  private static MemoryStoreService sdk(String token) {
+    return AnthropicOkHttpClient.builder()
+        .baseUrl(server.url().toString())
+        .authToken(token)
+        .maxRetries(0)
+        .build()
+        .beta()
+        .memoryStores();
+  }
+
+  private static MemoryStoreCreateParams storeFor(String repo) {
+    return MemoryStoreCreateParams.builder()
+        .name(repo)
+        .metadata(
+            MemoryStoreCreateParams.Metadata.builder()
+                .putAdditionalProperty("repo", JsonValue.from(repo))
+                .build())
+        .build();
   }
 
   @Test
@@ -106,6 +171,16 @@ class MemoryStoresSuiteIT {
     assertThat(summary.getTestsSucceededCount())
         .as("tests of the Memory Stores suite that ran and passed")
         .isGreaterThanOrEqualTo(MINIMUM_SUITE_TESTS);
+  }
+
+  /** The SDK's okhttp 4 is excluded here too: the suite runs on the project's one okhttp. */
+  @Test
+  void theSuiteRunsOnOneOkHttp() throws IOException {
+    List<java.net.URL> copies =
+        java.util.Collections.list(
+            getClass().getClassLoader().getResources("okhttp3/OkHttpClient.class"));
+    assertThat(copies).as("jars holding okhttp3.OkHttpClient").hasSize(1);
+    assertThat(copies.getFirst().toString()).contains("okhttp-jvm");
   }
 
   @Test

@@ -420,7 +420,7 @@ public final class ServerBenchmark {
           String target =
               page[0] == null ? base : base + "&page=" + URLEncoder.encode(page[0], UTF_8);
           RawHttpConnection.Reply reply =
-              connection.send("GET", target, storeHeaders(), null, false);
+              connection.send("GET", target, storeHeaders(), null, true);
           expectOk(reply.status());
           JsonNode next = ProtocolJson.mapper().readTree(reply.body()).get("next_page");
           page[0] = next == null || next.isNull() ? null : next.asText();
@@ -442,7 +442,7 @@ public final class ServerBenchmark {
           String current = checksums.get(id);
           if (current == null) {
             RawHttpConnection.Reply read =
-                connection.send("GET", target + "?view=basic", storeHeaders(), null, false);
+                connection.send("GET", target + "?view=basic", storeHeaders(), null, true);
             expectOk(read.status());
             current = ProtocolJson.mapper().readTree(read.body()).get("content_sha256").asText();
           }
