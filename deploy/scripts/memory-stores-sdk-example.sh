@@ -6,7 +6,7 @@
 #     deploy/scripts/memory-stores-sdk-example.sh [SDK_VERSION=1.13.0]
 set -euo pipefail
 
-: "${TMEM_URL:?the server's base URL}" "${TMEM_TOKEN:?a token with write access}" "${TMEM_REPO:?owner/name}"
+: "${TMEM_URL:?the base URL of the server}" "${TMEM_TOKEN:?a token with write access}" "${TMEM_REPO:?owner/name}"
 version="${1:-1.13.0}"
 here="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")" && pwd)"
 scratch="$(mktemp -d)"
