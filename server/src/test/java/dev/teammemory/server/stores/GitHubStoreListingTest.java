@@ -12,6 +12,7 @@ import io.restassured.path.json.JsonPath;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -73,5 +74,38 @@ class GitHubStoreListingTest {
 
     assertThat(listedIds(token)).containsExactlyInAnyOrderElementsOf(expected);
     assertThat(gitHub().listingCalls() - listingCallsBefore).isEqualTo(listingCalls);
+  }
+
+  @Test
+  void aGitHubReaderCannotCreateAStoreAndAHiddenRepositoryIsNotFound() {
+    long userId = NEXT_USER_ID.incrementAndGet();
+    String login = "creator-" + userId;
+    String token = "gho_creator" + userId + "Qx";
+    gitHub().addUser(token, login, userId);
+    String readable = fresh("gh-create-read");
+    gitHub().grant(login, readable, "read");
+
+    StoreApi.assertError(
+        given()
+            .auth()
+            .oauth2(token)
+            .contentType("application/json")
+            .body(Map.of("name", readable))
+            .post(STORES)
+            .then()
+            .extract(),
+        403,
+        "permission_error");
+    StoreApi.assertError(
+        given()
+            .auth()
+            .oauth2(token)
+            .contentType("application/json")
+            .body(Map.of("name", fresh("gh-create-hidden")))
+            .post(STORES)
+            .then()
+            .extract(),
+        404,
+        "not_found_error");
   }
 }
