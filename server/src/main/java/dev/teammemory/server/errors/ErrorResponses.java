@@ -4,6 +4,7 @@ import dev.teammemory.protocol.ErrorCodes;
 import dev.teammemory.protocol.ErrorEnvelope;
 import dev.teammemory.server.logging.RequestLog;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.vertx.core.http.HttpServerRequest;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.NotAllowedException;
 import jakarta.ws.rs.NotFoundException;
@@ -116,7 +117,17 @@ public final class ErrorResponses {
   }
 
   @ServerExceptionMapper
-  Response unexpected(Throwable exception, UriInfo uri) {
+  Response unexpected(Throwable exception, UriInfo uri, HttpServerRequest request) {
+    if (request.response().closed()) {
+      // A client that closed its connection mid-response, or was cut for stalling: nothing
+      // failed on the server, and nobody is left to answer.
+      LOG.infof("the client went away before the response was sent: %s", exception.getMessage());
+      return Response.status(500).build();
+    }
+    return unexpected(exception, uri);
+  }
+
+  private Response unexpected(Throwable exception, UriInfo uri) {
     // Logged with its stack trace for the operator; the client learns only that it failed. Our
     // exception messages never carry content or tokens (house rule), and SQL is parameterised.
     LOG.error("unexpected failure while serving a request", exception);
