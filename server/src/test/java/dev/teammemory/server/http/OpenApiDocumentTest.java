@@ -182,7 +182,10 @@ class OpenApiDocumentTest {
             "put /api/claude_code/team_memory",
             "delete /api/claude_code/team_memory/history",
             "get /api/claude_code/team_memory/changes",
-            "get /api/auth/config");
+            "get /api/auth/config",
+            "post /v1/memory_stores",
+            "post /v1/memory_stores/{}/memories/{}",
+            "get /v1/memory_stores/{}/memory_versions");
   }
 
   @Test
