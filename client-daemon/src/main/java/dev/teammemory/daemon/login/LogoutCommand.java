@@ -40,7 +40,10 @@ public final class LogoutCommand extends EngineCommand {
   public Integer call() {
     CredentialStore store = new CredentialStore(StateHome.of(environment.variables()));
     Optional<String> named = namedServer();
-    if (named.isEmpty()) {
+    String serverUrl;
+    if (named.isPresent()) {
+      serverUrl = named.get();
+    } else {
       List<Credential> logins = storedLogins(store);
       if (logins.isEmpty()) {
         out().println("not logged in to any server: nothing to delete");
@@ -53,8 +56,8 @@ public final class LogoutCommand extends EngineCommand {
                 + String.join(", ", logins.stream().map(Credential::server).toList())
                 + "): pass --server URL with the one to log out of");
       }
+      serverUrl = logins.getFirst().server();
     }
-    String serverUrl = named.orElseGet(() -> storedLogins(store).getFirst().server());
     Optional<Credential> removed;
     try {
       removed = store.remove(serverUrl);
