@@ -33,7 +33,7 @@ import org.junit.jupiter.api.Test;
  * {@code /q/openapi} describes every route the server serves: the JAX-RS resources are found among
  * the running application's beans, each of their operations must be in the document with a success
  * response, an error response and (where the method reads a body) a request body, each with a
- * schema that resolves.
+ * schema that resolves; and the document names no operation the server does not serve.
  */
 @QuarkusTest
 class OpenApiDocumentTest {
@@ -227,6 +227,28 @@ class OpenApiDocumentTest {
             .isNotNull();
       }
     }
+  }
+
+  @Test
+  void everyDocumentedOperationIsServed() throws Exception {
+    List<String> served =
+        servedRoutes().stream().map(route -> route.method() + " " + route.path()).toList();
+    List<String> documented = new ArrayList<>();
+    document
+        .path("paths")
+        .fields()
+        .forEachRemaining(
+            path ->
+                path.getValue()
+                    .fieldNames()
+                    .forEachRemaining(
+                        method -> {
+                          if (METHODS.containsValue(method)) {
+                            documented.add(method + " " + template(path.getKey()));
+                          }
+                        }));
+
+    assertThat(served).containsAll(documented);
   }
 
   @Test
