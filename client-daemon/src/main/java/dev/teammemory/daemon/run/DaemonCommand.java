@@ -2,6 +2,7 @@ package dev.teammemory.daemon.run;
 
 import dev.teammemory.daemon.api.LocalApi;
 import dev.teammemory.daemon.command.ExitCode;
+import dev.teammemory.daemon.command.LogFormat;
 import dev.teammemory.daemon.command.ProjectOptions;
 import dev.teammemory.daemon.command.UserError;
 import dev.teammemory.daemon.dream.DreamScheduler;
@@ -41,9 +42,11 @@ import sun.misc.Signal;
       dev.teammemory.daemon.install.DaemonUninstallCommand.class
     },
     description = {
-      "Keeps team memory in sync, in the foreground: pull at start, push 2 s after the last change,",
-      "follow teammates' changes. Also keeps session notes current and consolidates each checkout's",
-      "memory when due (tmem dream). Logs to stderr and <state home>/daemon.log. Stop with SIGTERM or Ctrl-C."
+      "Keeps team memory in sync, in the foreground: pull at start, push 2 s after the last"
+          + " change, follow teammates' changes.",
+      "Also keeps session notes current and consolidates each checkout's memory when due (tmem"
+          + " dream). Logs to stderr and <state home>/daemon.log (TMEM_LOG_FORMAT=json: one JSON"
+          + " object a line). Stop with SIGTERM or Ctrl-C."
     })
 public final class DaemonCommand implements Callable<Integer> {
 
@@ -67,7 +70,9 @@ public final class DaemonCommand implements Callable<Integer> {
     } catch (IllegalArgumentException misconfigured) {
       throw UserError.usage(misconfigured.getMessage() + "; fix the variable or unset it");
     }
-    Path logFile = DaemonLog.install(stateHome, spec.commandLine().getErr());
+    Path logFile =
+        DaemonLog.install(
+            stateHome, LogFormat.fromEnvironment(environment), spec.commandLine().getErr());
     Daemon daemon;
     try {
       daemon =
