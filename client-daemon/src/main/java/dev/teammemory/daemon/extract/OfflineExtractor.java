@@ -184,11 +184,24 @@ final class OfflineExtractor {
               + "|\\bkeep doing (?:it|that|this)\\b",
           FLAGS);
 
-  /** A request to do something, which a reason right after turns into a rule. */
+  /** An instruction about how things are done, which a reason turns into a rule. */
   private static final Pattern INSTRUCTION =
       Pattern.compile(
-          "^(?:please )?(?:keep|use|store|save|prefer|avoid|put|write|name|make sure|don'?t|do not"
-              + "|change|switch|set|make)\\b",
+          "^(?:please )?(?:keep|use|store|save|prefer|avoid|put|write|name|make sure|don'?t|do not)"
+              + "\\b",
+          FLAGS);
+
+  /**
+   * A request for one change ("Change it so …"); only a lesson from something that went wrong
+   * before turns it into a rule, since a reason of the moment ("the tests are slow") does not last.
+   */
+  private static final Pattern CHANGE_REQUEST =
+      Pattern.compile("^(?:please )?(?:change|switch|set|make|move|convert)\\b", FLAGS);
+
+  private static final Pattern LESSON =
+      Pattern.compile(
+          "\\b(?:broke|caused|bit us|burned us|last time|last (?:year|month|quarter)|in the past"
+              + "|twice|again and again)\\b",
           FLAGS);
 
   /** Why something must be so: a cause, a purpose, or what broke before. */
@@ -205,7 +218,7 @@ final class OfflineExtractor {
       Pattern.compile(
           "^(?:please )?(?:don'?t|do not|never|stop|avoid|use|prefer|only|make sure|keep"
               + "|leave)\\b|\\bonly \\w+\\b|, not\\b|\\binstead of\\b|\\brather than\\b"
-              + "|^no [\\w.-]+\\s*[,;:—–-]"
+              + "|^no (?!worries|problem|rush|idea|need|thanks|way|clue|luck)(?:[\\w.-]+ ){0,2}[\\w.-]+\\s*[,;:—–-]"
               + "|^(?:不要|别|不用|不是|必须|禁止)|而不是|ではなく|じゃなくて"
               + "|\\b(?:statt|anstatt|sondern|en vez de|en lugar de|au lieu de|plutôt que"
               + "|em vez de|ao invés de)\\b",
@@ -471,11 +484,14 @@ final class OfflineExtractor {
    * the billing reports."): the request is then a rule with its reason.
    */
   private static boolean givesReasonFor(String request, String next) {
-    return INSTRUCTION.matcher(strip(request)).lookingAt()
+    String asked = strip(request);
+    boolean reasoned =
+        INSTRUCTION.matcher(asked).lookingAt() && REASON.matcher(next).find()
+            || CHANGE_REQUEST.matcher(asked).lookingAt() && LESSON.matcher(next).find();
+    return reasoned
         && !isQuestion(next)
         && !REQUEST_START.matcher(next).find()
-        && read(next, false).isEmpty()
-        && REASON.matcher(next).find();
+        && read(next, false).isEmpty();
   }
 
   /**

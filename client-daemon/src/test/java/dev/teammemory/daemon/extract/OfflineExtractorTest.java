@@ -221,4 +221,183 @@ class OfflineExtractorTest {
             tuple(Candidate.Kind.CORRECTION, "Use bun instead of npm."),
             tuple(Candidate.Kind.REMEMBER, "Integration tests must hit a real database."));
   }
+
+  @Test
+  void whatTheTeamDoesOrDoesNotDoIsAProjectWideRule() {
+    transcript.user("Write a test for the invoice mailer.");
+    transcript.assistant("I mocked the SMTP client.");
+    transcript.user(
+        "Hmm, we don't mock the mail server in these tests. Greenmail runs in compose.");
+    transcript.assistant("Switching to Greenmail.");
+
+    assertThat(found().candidates())
+        .extracting(Candidate::type, Candidate::audience, Candidate::text)
+        .containsExactly(
+            tuple(
+                MemoryType.FEEDBACK,
+                MemoryScope.Audience.PROJECT_WIDE,
+                "Hmm, we don't mock the mail server in these tests. Greenmail runs in compose."));
+  }
+
+  @Test
+  void aPlainStatementBeforeARuleJoinsItAsItsReason() {
+    transcript.user("Print the payload so I can debug.");
+    transcript.assistant("Added print(payload).");
+    transcript.user("print output never reaches the log shipper. We have a logger for that.");
+    transcript.assistant("Using the logger.");
+
+    assertThat(found().candidates())
+        .extracting(Candidate::type, Candidate::text)
+        .containsExactly(
+            tuple(
+                MemoryType.FEEDBACK,
+                "print output never reaches the log shipper. We have a logger for that."));
+  }
+
+  @Test
+  void aReplyThatOpensWithNoInAnyLanguageIsACorrectionUnlessItOnlyPicksATarget() {
+    transcript.user("Build it.");
+    transcript.assistant("Running mvn package.");
+    transcript.user("Nein, das Projekt baut mit Gradle, Maven ist nur noch für das alte Modul da.");
+    transcript.assistant("Ok.");
+    transcript.user("Run the slow test.");
+    transcript.assistant("Running CartTest.");
+    transcript.user("No, the other one.");
+    transcript.assistant("Running CheckoutTest.");
+
+    assertThat(found().candidates())
+        .extracting(Candidate::kind, Candidate::type)
+        .containsExactly(tuple(Candidate.Kind.CORRECTION, MemoryType.FEEDBACK));
+    assertThat(found().candidates().getFirst().text()).contains("Gradle");
+  }
+
+  @Test
+  void aBanTypedIntoARejectionIsACorrection() {
+    transcript.user("Push the fix.");
+    rejectedCall(
+        "git push --force",
+        HandMadeTranscript.refusedWithReason("no force pushes, two other people build on main."));
+    transcript.assistant("Pushing without force.");
+
+    assertThat(found().candidates())
+        .extracting(Candidate::kind, Candidate::lead)
+        .containsExactly(
+            tuple(Candidate.Kind.CORRECTION, "No force pushes, two other people build on main."));
+  }
+
+  @Test
+  void anInstructionWithItsReasonIsARuleWhereverItStands() {
+    transcript.user(
+        "Add the endpoint. Prefer early returns, because nested ifs are hard to review.");
+    transcript.assistant("Done.");
+
+    assertThat(found().candidates())
+        .extracting(Candidate::kind, Candidate::type, Candidate::lead)
+        .containsExactly(
+            tuple(
+                Candidate.Kind.RULE,
+                MemoryType.FEEDBACK,
+                "Prefer early returns, because nested ifs are hard to review."));
+  }
+
+  @Test
+  void aRequestIsARuleOnlyWhenALessonFollowsIt() {
+    transcript.user(
+        "Set the cache TTL to five minutes. Longer TTLs caused stale prices in the last sale.");
+    transcript.assistant("Done.");
+    transcript.user("Set the timeout to 30 seconds. The runner is slow because it is shared.");
+    transcript.assistant("Done.");
+
+    assertThat(found().candidates())
+        .extracting(Candidate::type, Candidate::text)
+        .containsExactly(
+            tuple(
+                MemoryType.FEEDBACK,
+                "Set the cache TTL to five minutes. Longer TTLs caused stale prices in the last"
+                    + " sale."));
+  }
+
+  @Test
+  void praiseForAJudgmentCallIsKept() {
+    transcript.user("Migrate the orders table.");
+    transcript.assistant("I split it into an additive step and a cleanup step.");
+    transcript.user("Smart move splitting it in two. Big migrations lock the table for minutes.");
+    transcript.assistant("Thanks.");
+
+    assertThat(found().candidates())
+        .extracting(Candidate::type, Candidate::audience)
+        .containsExactly(tuple(MemoryType.FEEDBACK, MemoryScope.Audience.UNSTATED));
+  }
+
+  @Test
+  void aNamedOwnerIsAProjectFact() {
+    transcript.user("Priyanka maintains the search indexer, so loop her in on mapping changes.");
+    transcript.assistant("Will do.");
+
+    assertThat(found().candidates())
+        .extracting(Candidate::type)
+        .containsExactly(MemoryType.PROJECT);
+  }
+
+  @Test
+  void aPlaceWhereThingsAreKeptIsAReferenceButAFileIsNot() {
+    transcript.user("Release notes are tracked in Productboard, under the Mobile roadmap.");
+    transcript.assistant("Noted.");
+    transcript.user("Escalations go to the SRE team: post in #sre-pager.");
+    transcript.assistant("Noted.");
+    transcript.user("Heads up: the batch size is kept in BatchConfig.java now.");
+    transcript.assistant("Noted.");
+
+    assertThat(found().candidates())
+        .extracting(Candidate::type)
+        .containsExactly(MemoryType.REFERENCE, MemoryType.REFERENCE, MemoryType.PROJECT);
+  }
+
+  @Test
+  void theUserDescribesThemselvesInTheirOwnWords() {
+    transcript.user("I mainly do data engineering in Scala. Keep the Python explanations short.");
+    transcript.assistant("Sure.");
+    transcript.user("Je suis développeuse mobile, explique-moi le backend simplement.");
+    transcript.assistant("D'accord.");
+
+    assertThat(found().candidates())
+        .extracting(Candidate::type, Candidate::text)
+        .containsExactly(
+            tuple(
+                MemoryType.USER,
+                "I mainly do data engineering in Scala. Keep the Python explanations short."),
+            tuple(
+                MemoryType.USER,
+                "Je suis développeuse mobile, explique-moi le backend simplement."));
+  }
+
+  @Test
+  void aRememberToAboutTheWorkInHandIsATaskReminder() {
+    transcript.user("Remember to bump the version for this before you push.");
+    transcript.assistant("ok");
+    transcript.user("Remember to run the linter before every commit.");
+    transcript.assistant("ok");
+
+    assertThat(found().candidates())
+        .extracting(Candidate::type, Candidate::lead)
+        .containsExactly(tuple(MemoryType.FEEDBACK, "Run the linter before every commit."));
+  }
+
+  @Test
+  void rulesInOtherLanguagesAreHeard() {
+    transcript.user("Mach einen Commit.");
+    transcript.assistant("Commit: 'Fehler behoben'.");
+    transcript.user("Wir schreiben Commit-Messages immer auf Englisch.");
+    transcript.assistant("Ok.");
+    transcript.user("Corre los tests.");
+    transcript.assistant("Ejecutando jest.");
+    transcript.user("Usa Vitest en lugar de Jest.");
+    transcript.assistant("Vale.");
+
+    assertThat(found().candidates())
+        .extracting(Candidate::type, Candidate::audience)
+        .containsExactly(
+            tuple(MemoryType.FEEDBACK, MemoryScope.Audience.PROJECT_WIDE),
+            tuple(MemoryType.FEEDBACK, MemoryScope.Audience.UNSTATED));
+  }
 }
