@@ -96,7 +96,8 @@ final class OfflineExtractor {
 
   private static final Pattern IDENTITY =
       Pattern.compile(
-          "\\b(?:I'?m|I am)\\s+(?:a|an)\\s+(?:[\\w+#./-]+\\s+){0,4}?(?:developer|dev|engineer"
+          "\\b(?:I'?m|I am)\\s+(?:more of |kind of |sort of |basically |mostly )?(?:a|an)\\s+"
+              + "(?:[\\w+#./-]+\\s+){0,4}?(?:person|developer|dev|engineer"
               + "|scientist|designer|manager|lead|architect|analyst|SRE|admin|administrator|PM"
               + "|intern|student|researcher|founder|CTO|consultant|contractor|maintainer|tester"
               + "|QA|programmer|hacker)s?\\b"
@@ -107,6 +108,9 @@ final class OfflineExtractor {
               + "|\\bmy role\\b|\\bI work as\\b"
               // Background in the user's own words: what they mostly do, what is new to them.
               + "|\\bI (?:mostly|mainly|usually|normally|primarily) (?:write|code|work|do|program)\\b"
+              + "|\\bI (?:do|write|work (?:on|in|with)) (?:mostly|mainly|primarily)\\b"
+              + "|\\bmy (?:background|area|expertise|speciality|specialty) is\\b"
+              + "|\\bnot my (?:thing|area|strong suit)\\b"
               + "|\\bmy first (?:day|week|month|time) (?:with|touching|using|in|on|writing)\\b"
               + "|\\b(?:I'?m|I am) (?:(?:fairly|pretty|quite|very) )?(?:new to|not familiar with)\\b"
               + "|^(?:sou|soy|je suis|ich bin)\\s+(?:(?:um|uma|un|una|une|ein|eine)\\s+)?"
@@ -129,7 +133,7 @@ final class OfflineExtractor {
       Pattern.compile(
           "\\b(?:board|dashboard|panel|project|service|channel|space|queue|tracker|runbook|wiki"
               + "|page|tracked (?:in|under)|land(?:s)? in|live(?:s)? in|is at|are at|look there"
-              + "|check there|look in)\\b|去\\s*\\S+\\s*看|在\\s*\\S+\\s*(?:上|里)(?:看|查)"
+              + "|check there|look in|is in|are in)\\b|去\\s*\\S+\\s*看|在\\s*\\S+\\s*(?:上|里)(?:看|查)"
               + "|空间|看板|仪表盘|频道|项目",
           FLAGS);
   private static final Pattern URL = Pattern.compile("https?://\\S+");
@@ -167,7 +171,7 @@ final class OfflineExtractor {
               + "|\\bwe (?:don'?t|do not|never|no longer|only|always) (?:use|do|write|run|call|put"
               + "|keep|commit|deploy|merge|push|add|touch|edit|ship|mock)\\b"
               + "|\\bwe (?:use|have) (?:a |an |our own |the |one )?[\\w.-]+(?: [\\w.-]+)? for (?:this|that)\\b"
-              + "|\\bnot how we do\\b"
+              + "|\\bnot how we do\\b|\\bwe (?:stopped|quit|gave up) \\w+ing\\b"
               + "|\\bbei uns\\b|\\bwir (?:benutzen|nutzen|verwenden|schreiben)\\b|\\bhaben wir\\b.*\\b(?:raus|abgeschafft)"
               + "|\\bchez nous\\b|\\bon (?:n'?)?utilise\\b|\\bnous (?:n'?)?utilisons\\b"
               + "|\\baquí (?:no )?usamos\\b|\\baqui (?:não )?usamos\\b|\\ba gente (?:não )?usa\\b",
@@ -188,7 +192,8 @@ final class OfflineExtractor {
   private static final Pattern INSTRUCTION =
       Pattern.compile(
           "^(?:please )?(?:keep|use|store|save|prefer|avoid|put|write|name|make sure|don'?t|do not)"
-              + "\\b",
+              + "\\b|^(?:não|nao|no) (?:use|usa|uses|coloque|pongas|hagas|faça)\\b|^n'utilise pas\\b"
+              + "|^(?:benutze|verwende|nutze) kein",
           FLAGS);
 
   /**
@@ -204,14 +209,29 @@ final class OfflineExtractor {
               + "|twice|again and again)\\b",
           FLAGS);
 
+  /**
+   * A reason that points at the code in front of the agent ("it's already loaded above", "the new
+   * function"): the instruction is then about this change, not a rule.
+   */
+  private static final Pattern ABOUT_THIS_CODE =
+      Pattern.compile(
+          "\\b(?:the|this|that) (?:new|second|first|next|same|above)\\b|\\b(?:above|below)\\b"
+              + "|\\bthat'?s where\\b",
+          FLAGS);
+
   /** Why something must be so: a cause, a purpose, or what broke before. */
   private static final Pattern REASON =
       Pattern.compile(
           "\\b(?:because|since|so that|otherwise|or else|on purpose|broke|breaks|break|caused"
               + "|causes|bit us|that'?s why)\\b"
               + "|[,;:—–-]\\s*I (?!'ll|will|would|'d|can|think|guess|don'?t)[a-z]+\\b"
-              + "|\\b(?:weil|denn|porque|parce que|car)\\b|因为|否则|ので|から",
+              + "|\\b(?:weil|denn|porque|por causa|parce que|car)\\b|因为|否则|ので|から",
           FLAGS);
+
+  /** What the user says of their own lapses ("I always forget …"): no rule for the agent. */
+  private static final Pattern SELF_REMARK =
+      Pattern.compile(
+          "\\bI (?:always|never) (?:forget|remember|mix up|get|confuse|misspell)\\b", FLAGS);
 
   /** A rule only where the sentence answers what the agent just did. */
   private static final Pattern CORRECTION =
@@ -237,6 +257,12 @@ final class OfflineExtractor {
               // Who owns what: a named person or team and a verb of ownership.
               + "|(?-i:\\b[A-Z][\\p{L}-]+(?:'s team)?) (?:owns|maintains|is responsible for"
               + "|looks after|signs off on)\\b"
+              + "|(?-i:\\b[A-Z][\\p{L}-]+) is the (?:person to ask|owner|expert|go-to(?: person)?"
+              + "|point of contact) (?:about|for|of|on)\\b"
+              // How and when things ship: a habit of an environment, not visible in the code.
+              + "|\\b(?:staging|prod|production|releases?|deploys?|deployments?)\\b.{0,60}"
+              + "\\b(?:happen|happens|run|runs|go out|goes out|is|are) (?:automatically|manual(?:ly)?"
+              + "|nightly|weekly|daily|on (?:merge|tag|push))\\b"
               + "|\\bevery (?:day|night|week|monday|tuesday|wednesday|thursday|friday|saturday"
               + "|sunday)\\b|\\bonly (?:\\w+ )?on (?:mondays?|tuesdays?|wednesdays?|thursdays?"
               + "|fridays?|saturdays?|sundays?)\\b"
@@ -489,6 +515,7 @@ final class OfflineExtractor {
         INSTRUCTION.matcher(asked).lookingAt() && REASON.matcher(next).find()
             || CHANGE_REQUEST.matcher(asked).lookingAt() && LESSON.matcher(next).find();
     return reasoned
+        && !ABOUT_THIS_CODE.matcher(request + " " + next).find()
         && !isQuestion(next)
         && !REQUEST_START.matcher(next).find()
         && read(next, false).isEmpty();
@@ -549,7 +576,8 @@ final class OfflineExtractor {
     if (isReference(sentence)) {
       return Optional.of(new Reading(Candidate.Kind.STATEMENT, MemoryType.REFERENCE, rest));
     }
-    if (RULE.matcher(sentence).find() || RULE.matcher(rest).find()) {
+    if ((RULE.matcher(sentence).find() || RULE.matcher(rest).find())
+        && !SELF_REMARK.matcher(rest).find()) {
       return Optional.of(new Reading(Candidate.Kind.RULE, MemoryType.FEEDBACK, rest));
     }
     if (PROJECT.matcher(sentence).find() || PROJECT.matcher(rest).find()) {
@@ -557,7 +585,9 @@ final class OfflineExtractor {
     }
     // An instruction with its reason in the same breath ("Keep the diffs small, I review on my
     // phone") is a rule whether or not it answers anything.
-    if (INSTRUCTION.matcher(rest).lookingAt() && REASON.matcher(rest).find()) {
+    if (INSTRUCTION.matcher(rest).lookingAt()
+        && REASON.matcher(rest).find()
+        && !ABOUT_THIS_CODE.matcher(rest).find()) {
       return Optional.of(new Reading(Candidate.Kind.RULE, MemoryType.FEEDBACK, rest));
     }
     if (answersAgent

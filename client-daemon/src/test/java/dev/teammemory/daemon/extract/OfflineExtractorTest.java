@@ -400,4 +400,47 @@ class OfflineExtractorTest {
             tuple(MemoryType.FEEDBACK, MemoryScope.Audience.PROJECT_WIDE),
             tuple(MemoryType.FEEDBACK, MemoryScope.Audience.UNSTATED));
   }
+
+  @Test
+  void whatTheUserSaysOfTheirOwnLapsesIsNoRule() {
+    transcript.user("That works. I never remember how lookbehinds are written, thanks.");
+    transcript.assistant("You're welcome.");
+
+    assertThat(found().candidates()).isEmpty();
+  }
+
+  @Test
+  void theOneToAskAndHowThingsShipAreProjectFacts() {
+    transcript.user("Ines is the go-to person for the tax rules, she wrote the engine.");
+    transcript.assistant("Noted.");
+    transcript.user("Production deploys go out nightly from the release branch.");
+    transcript.assistant("Noted.");
+
+    assertThat(found().candidates())
+        .extracting(Candidate::type)
+        .containsExactly(MemoryType.PROJECT, MemoryType.PROJECT);
+  }
+
+  @Test
+  void anInstructionAboutTheCodeInFrontOfTheAgentIsNoRule() {
+    transcript.user("Avoid the extra lookup, since the user is already loaded above.");
+    transcript.assistant("Removed it.");
+    transcript.user("No uses Lodash en el frontend, porque pesa demasiado en el bundle.");
+    transcript.assistant("Vale.");
+
+    assertThat(found().candidates())
+        .extracting(Candidate::type, Candidate::lead)
+        .containsExactly(
+            tuple(
+                MemoryType.FEEDBACK,
+                "No uses Lodash en el frontend, porque pesa demasiado en el bundle."));
+  }
+
+  @Test
+  void aKindOfPersonIsARole() {
+    transcript.user("I'm more of an ops person, so spell out the React bits.");
+    transcript.assistant("Sure.");
+
+    assertThat(found().candidates()).extracting(Candidate::type).containsExactly(MemoryType.USER);
+  }
 }
