@@ -83,7 +83,8 @@ final class OfflineExtractor {
       Pattern.compile(
           "^(?:(?:no|nope|nein|non|não|nao|yes|yeah|yep|exactly|right|correct|perfect|good|great"
               + "|nice|ok|okay|hi|hey|hm+|ah|oh|well|wrong|stop)\\s*[,.!:;—–-]+\\s*"
-              + "|(?:actually|so|and|also|but|heads up|fyi|for context|context you should know"
+              + "|(?:actually|so|and|also|but|heads up|fyi|just so you know|for the record|for context"
+              + "|context you should know"
               + "|context|for next time|note)\\b[\\s,.!:;—–-]*)+",
           FLAGS);
 
@@ -114,7 +115,7 @@ final class OfflineExtractor {
               + "|\\bmy first (?:day|week|month|time) (?:with|touching|using|in|on|writing)\\b"
               + "|\\b(?:I'?m|I am) (?:(?:fairly|pretty|quite|very) )?(?:new to|not familiar with)\\b"
               + "|^(?:sou|soy|je suis|ich bin)\\s+(?:(?:um|uma|un|una|une|ein|eine)\\s+)?"
-              + "(?:designer|desenvolvedor[a]?|desarrollador[a]?|développeu(?:r|se)|entwickler(?:in)?"
+              + "(?:[\\p{L}]+-)?(?:designer|desenvolvedor[a]?|desarrollador[a]?|développeu(?:r|se)|entwickler(?:in)?"
               + "|programador[a]?|programmeu(?:r|se)|programmierer(?:in)?|engenheir[oa]|ingenier[oa]"
               + "|ingénieur[e]?|ingenieur(?:in)?|analista|analyst(?:in)?|gerente|architekt(?:in)?"
               + "|arquitet[oa]|arquitect[oa]|architecte|data scientist|product manager|tech lead)\\b"
@@ -172,6 +173,10 @@ final class OfflineExtractor {
               + "|keep|commit|deploy|merge|push|add|touch|edit|ship|mock)\\b"
               + "|\\bwe (?:use|have) (?:a |an |our own |the |one )?[\\w.-]+(?: [\\w.-]+)? for (?:this|that)\\b"
               + "|\\bnot how we do\\b|\\bwe (?:stopped|quit|gave up) \\w+ing\\b"
+              + "|\\bwe'?re an? [\\w.+#-]+ (?:shop|house)\\b"
+              // A taste of the user's own, unless it only approves what the agent just did.
+              + "|\\bI (?:really )?(?:like|love|hate|dislike|can'?t stand) (?!it\\b|that\\b|this\\b"
+              + "|the way you\\b|how you\\b|what you\\b)"
               + "|\\bbei uns\\b|\\bwir (?:benutzen|nutzen|verwenden|schreiben)\\b|\\bhaben wir\\b.*\\b(?:raus|abgeschafft)"
               + "|\\bchez nous\\b|\\bon (?:n'?)?utilise\\b|\\bnous (?:n'?)?utilisons\\b"
               + "|\\baquí (?:no )?usamos\\b|\\baqui (?:não )?usamos\\b|\\ba gente (?:não )?usa\\b",
@@ -246,7 +251,9 @@ final class OfflineExtractor {
 
   private static final Pattern PROJECT =
       Pattern.compile(
-          "^(?:heads up|fyi|for context|context|note that|be aware)\\b"
+          "^(?:heads up|fyi|just so you know|for the record|for context|context|note that"
+              + "|be aware)\\b"
+              + "|\\bwe(?:'re| are)(?: not)? (?:allowed|permitted|required) to\\b"
               + "|\\bcontext you should know\\b|\\bknown (?:flaky|issue|bug|problem)\\b"
               + "|\\btracked as [A-Z][A-Z0-9]+-\\d+|\\bdeadline\\b|\\bfreeze\\b"
               + "|\\brelease (?:cut|train|branch)\\b|\\b\\d{4}-\\d{2}-\\d{2}\\b"
@@ -259,6 +266,9 @@ final class OfflineExtractor {
               + "|looks after|signs off on)\\b"
               + "|(?-i:\\b[A-Z][\\p{L}-]+) is the (?:person to ask|owner|expert|go-to(?: person)?"
               + "|point of contact) (?:about|for|of|on)\\b"
+              + "|\\b(?:she|he|they)(?:'s| is|'re| are) the (?:[\\w-]+ )?(?:PM|owner|lead|expert|contact"
+              + "|maintainer)s? (?:for|of|on)\\b"
+              + "|\\b(?:questions|requests|reviews|escalations) (?:go|goes) to (?-i:[A-Z])"
               // How and when things ship: a habit of an environment, not visible in the code.
               + "|\\b(?:staging|prod|production|releases?|deploys?|deployments?)\\b.{0,60}"
               + "\\b(?:happen|happens|run|runs|go out|goes out|is|are) (?:automatically|manual(?:ly)?"
@@ -289,7 +299,7 @@ final class OfflineExtractor {
           "\\b(?:right now|currently|for now|not now|at the moment|this (?:task|session|turn"
               + "|branch|pr|ticket|file|one|time|week)|in progress|next step|todo|temporar(?:y|ily)"
               + "|today|tonight|tomorrow|this (?:morning|afternoon|evening)"
-              + "|(?:that|the other) one)\\b"
+              + "|(?:that|the other) one|(?:on )?line \\d+)\\b"
               + "|今天|明天|现在|暂时|这次|先这样",
           FLAGS);
   private static final Pattern GIT_HISTORY =

@@ -443,4 +443,53 @@ class OfflineExtractorTest {
 
     assertThat(found().candidates()).extracting(Candidate::type).containsExactly(MemoryType.USER);
   }
+
+  @Test
+  void aReminderAboutALineOfCodeIsTaskState() {
+    transcript.user("Don't forget the bounds check on line 40.");
+    transcript.assistant("Added.");
+
+    assertThat(found().candidates()).isEmpty();
+    assertThat(found().refusals())
+        .extracting(OfflineExtractor.Refusal::reason)
+        .containsExactly("ephemeral task state: it only matters to the current task");
+  }
+
+  @Test
+  void whatTheTeamMayNotDoAndWhoAnswersWhatAreProjectFacts() {
+    transcript.user("Just so you know, we're not allowed to keep raw IPs, GDPR.");
+    transcript.assistant("Noted.");
+    transcript.user("Billing questions go to Oren, he's the PM for invoicing.");
+    transcript.assistant("Noted.");
+
+    assertThat(found().candidates())
+        .extracting(Candidate::type)
+        .containsExactly(MemoryType.PROJECT, MemoryType.PROJECT);
+  }
+
+  @Test
+  void aTasteOfTheUsersOwnIsARuleButApprovalIsNot() {
+    transcript.user("I like small commits, one concern each.");
+    transcript.assistant("Ok.");
+    transcript.user("I like how you split that.");
+    transcript.assistant("Thanks.");
+
+    assertThat(found().candidates())
+        .extracting(Candidate::type, Candidate::lead)
+        .containsExactly(tuple(MemoryType.FEEDBACK, "I like small commits, one concern each."));
+  }
+
+  @Test
+  void whatKindOfShopTheTeamIsIsARuleAndACompoundRoleIsARole() {
+    transcript.user("We're a Kotlin shop, no new Java files please.");
+    transcript.assistant("Ok.");
+    transcript.user("Ich bin Frontend-Entwicklerin und kenne Gradle kaum.");
+    transcript.assistant("Ok.");
+
+    assertThat(found().candidates())
+        .extracting(Candidate::type, Candidate::audience)
+        .containsExactly(
+            tuple(MemoryType.FEEDBACK, MemoryScope.Audience.PROJECT_WIDE),
+            tuple(MemoryType.USER, MemoryScope.Audience.PERSONAL));
+  }
 }
