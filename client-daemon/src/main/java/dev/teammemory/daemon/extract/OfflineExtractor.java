@@ -21,25 +21,34 @@ import java.util.stream.Collectors;
 
 /**
  * Memory extraction without a model: what the user said that is plainly worth keeping, read
- * sentence by sentence, in English and Chinese.
+ * sentence by sentence, in English and Chinese and, for the commonest forms, German, Spanish,
+ * French, Portuguese and Japanese. The rules read the shape of a sentence (who it is about, whether
+ * it answers what the agent just did, whether it states what "we" do, carries a reason, names a
+ * place) more than particular words.
  *
  * <ul>
- *   <li>What the user says about themselves (role, skills, what they own) is a {@code user} memory.
+ *   <li>What the user says about themselves (role, background, what they own) is a {@code user}
+ *       memory.
  *   <li>A correction of what the agent just did (the user's next words after the agent acted, even
- *       when a rejected tool call and an interruption stand between them), a rule for how to work
- *       ("from now on", "always", "never", "in this repo"), or a confirmation that states one, is
- *       {@code feedback}.
- *   <li>Context the code does not show (a deadline, a decision and its reason, a known flaky test)
- *       is {@code project}; where information lives in an outside system (a dashboard, a tracker
- *       project, an on-call service) is {@code reference}.
- *   <li>"Remember that …" is saved as whichever of these it is.
+ *       when a rejected tool call and an interruption stand between them: an imperative, a reply
+ *       opening with "No,", a ban, a negation with its alternative, praise for a judgment call), a
+ *       rule for how to work ("always", "never", what the team does or does not do, an instruction
+ *       with its reason, a change request followed by a lesson from the past), or a taste of the
+ *       user's own, is {@code feedback}.
+ *   <li>Context the code does not show (a deadline, a freeze, a decision and its reason, who owns
+ *       what, what the team may not do, how things ship) is {@code project}; where information
+ *       lives in an outside system (a verb of keeping or finding and a named place, a channel, a
+ *       wiki) is {@code reference}.
+ *   <li>"Remember that …" is saved as whichever of these it is; "remember to …" about the work in
+ *       hand is a task reminder.
  * </ul>
  *
  * The sentences that follow such a statement and explain it join it in one memory, up to the next
- * request or question. A reason the user typed into a rejected tool call counts as something they
- * said. Questions, requests and thanks are not memories; a candidate is refused when it is
- * something memory must not hold: a secret, task state that only matters now, git history, a fact
- * the code states, or a rule {@code CLAUDE.md} already has.
+ * request or question, and a plain statement just before a rule joins it as its reason. A reason
+ * the user typed into a rejected tool call counts as something they said. Questions, requests,
+ * thanks and remarks about the user's own lapses are not memories; a candidate is refused when it
+ * is something memory must not hold: a secret, task state that only matters now, git history, a
+ * fact the code states, or a rule {@code CLAUDE.md} already has.
  */
 final class OfflineExtractor {
 
