@@ -182,6 +182,7 @@ final class OfflineExtractor {
               + "|keep|commit|deploy|merge|push|add|touch|edit|ship|mock)\\b"
               + "|\\bwe (?:use|have) (?:a |an |our own |the |one )?[\\w.-]+(?: [\\w.-]+)? for (?:this|that)\\b"
               + "|\\bnot how we do\\b|\\bwe (?:stopped|quit|gave up) \\w+ing\\b"
+              + "|\\bas a rule\\b|\\bby convention\\b|\\b(?:our|the) (?:convention|policy|rule) (?:here )?is\\b"
               + "|\\bwe'?re an? [\\w.+#-]+ (?:shop|house)\\b"
               // A taste of the user's own, unless it only approves what the agent just did.
               + "|\\bI (?:really )?(?:like|love|hate|dislike|can'?t stand) (?!it\\b|that\\b|this\\b"
@@ -242,10 +243,18 @@ final class OfflineExtractor {
               + "|\\b(?:weil|denn|porque|por causa|parce que|car)\\b|因为|否则|ので|から",
           FLAGS);
 
-  /** What the user says of their own lapses ("I always forget …"): no rule for the agent. */
-  private static final Pattern SELF_REMARK =
+  /**
+   * Words a rule uses that here only make a remark: the user's own lapses ("I always forget …"),
+   * "always the same error", "never mind", or a pick among the options the agent just offered ("I
+   * prefer the second one").
+   */
+  private static final Pattern REMARK =
       Pattern.compile(
-          "\\bI (?:always|never) (?:forget|remember|mix up|get|confuse|misspell)\\b", FLAGS);
+          "\\bI (?:always|never) (?:forget|remember|mix up|get|confuse|misspell)\\b"
+              + "|\\b(?:always|never) (?:the|a|an|mind|again)\\b"
+              + "|\\b(?:prefer|like|rather) (?:the (?:first|second|third|last"
+              + "|other|former|latter)|(?:your|that|this) (?:option|one|version|approach))\\b",
+          FLAGS);
 
   /** A rule only where the sentence answers what the agent just did. */
   private static final Pattern CORRECTION =
@@ -267,7 +276,8 @@ final class OfflineExtractor {
               + "|\\btracked as [A-Z][A-Z0-9]+-\\d+|\\bdeadline\\b|\\bfreeze\\b"
               + "|\\brelease (?:cut|train|branch)\\b|\\b\\d{4}-\\d{2}-\\d{2}\\b"
               + "|\\bcompliance\\b|\\baudit(?:ors?)?\\b|\\blegal (?:wants|requires|says|team)\\b"
-              + "|\\bwe(?:'re| are) (?:retiring|moving|migrating|deprecating|dropping|switching"
+              + "|\\b(?:we(?:'re| are)|(?:the (?:whole )?team|everyone|the company) is)"
+              + " (?:retiring|moving|migrating|deprecating|dropping|switching"
               + "|replacing|sunsetting|phasing out)\\b"
               + "|\\bwe (?:decided|agreed|chose|went with|picked|settled on|standardi[sz]ed on)\\b"
               // Who owns what: a named person or team and a verb of ownership.
@@ -596,7 +606,7 @@ final class OfflineExtractor {
       return Optional.of(new Reading(Candidate.Kind.STATEMENT, MemoryType.REFERENCE, rest));
     }
     if ((RULE.matcher(sentence).find() || RULE.matcher(rest).find())
-        && !SELF_REMARK.matcher(rest).find()) {
+        && !REMARK.matcher(rest).find()) {
       return Optional.of(new Reading(Candidate.Kind.RULE, MemoryType.FEEDBACK, rest));
     }
     if (PROJECT.matcher(sentence).find() || PROJECT.matcher(rest).find()) {
@@ -610,6 +620,7 @@ final class OfflineExtractor {
       return Optional.of(new Reading(Candidate.Kind.RULE, MemoryType.FEEDBACK, rest));
     }
     if (answersAgent
+        && !REMARK.matcher(rest).find()
         && (CORRECTION.matcher(rest).find()
             || NEGATION_OPENER.matcher(sentence.strip()).lookingAt()
             || CONFIRMATION.matcher(rest).find())) {

@@ -492,4 +492,28 @@ class OfflineExtractorTest {
             tuple(MemoryType.FEEDBACK, MemoryScope.Audience.PROJECT_WIDE),
             tuple(MemoryType.USER, MemoryScope.Audience.PERSONAL));
   }
+
+  @Test
+  void rulesWordsThatOnlyMakeARemarkAreNoRule() {
+    transcript.user("Always the same flaky test, ugh. Rerun it.");
+    transcript.assistant("Rerunning.");
+    transcript.user("Never mind, I see it now.");
+    transcript.assistant("Ok.");
+    transcript.user("I'd rather the first approach you listed, go with that.");
+    transcript.assistant("Going with the first.");
+
+    assertThat(found().candidates()).isEmpty();
+  }
+
+  @Test
+  void aStatedConventionIsARuleAndATeamMoveIsAProjectFact() {
+    transcript.user("As a rule we log in JSON, one event per line.");
+    transcript.assistant("Ok.");
+    transcript.user("The whole team is migrating from Jenkins to Buildkite this spring.");
+    transcript.assistant("Ok.");
+
+    assertThat(found().candidates())
+        .extracting(Candidate::type)
+        .containsExactly(MemoryType.FEEDBACK, MemoryType.PROJECT);
+  }
 }
