@@ -107,7 +107,7 @@ final class OfflineExtractor {
   private static final Pattern IDENTITY =
       Pattern.compile(
           "\\b(?:I'?m|I am)\\s+(?:more of |kind of |sort of |basically |mostly )?(?:a|an)\\s+"
-              + "(?:[\\w+#./-]+\\s+){0,4}?(?:person|developer|dev|engineer"
+              + "(?:[\\w+#./-]+\\s+){0,4}?(?:person|junior|senior|beginner|newcomer|new hire|developer|dev|engineer"
               + "|scientist|designer|manager|lead|architect|analyst|SRE|admin|administrator|PM"
               + "|intern|student|researcher|founder|CTO|consultant|contractor|maintainer|tester"
               + "|QA|programmer|hacker)s?\\b"
@@ -121,6 +121,7 @@ final class OfflineExtractor {
               + "|\\bI (?:do|write|work (?:on|in|with)) (?:mostly|mainly|primarily)\\b"
               + "|\\bmy (?:background|area|expertise|speciality|specialty) is\\b"
               + "|\\bnot my (?:thing|area|strong suit)\\b"
+              + "|\\bI (?:started|joined)\\b.{0,30}\\bago\\b"
               + "|\\bmy first (?:day|week|month|time) (?:with|touching|using|in|on|writing)\\b"
               + "|\\b(?:I'?m|I am) (?:(?:fairly|pretty|quite|very) )?(?:new to|not familiar with)\\b"
               + "|^(?:sou|soy|je suis|ich bin)\\s+(?:(?:um|uma|un|una|une|ein|eine)\\s+)?"
@@ -182,6 +183,9 @@ final class OfflineExtractor {
               + "|keep|commit|deploy|merge|push|add|touch|edit|ship|mock)\\b"
               + "|\\bwe (?:use|have) (?:a |an |our own |the |one )?[\\w.-]+(?: [\\w.-]+)? for (?:this|that)\\b"
               + "|\\bnot how we do\\b|\\bwe (?:stopped|quit|gave up) \\w+ing\\b"
+              // A rule over a whole class of work ("before upgrading any major version").
+              + "|\\b(?:before|when|whenever|after) \\w+ing (?:any|every|all)\\b"
+              + "|\\b(?:check|ask|ping) (?:with )?me (?:first|before)\\b"
               + "|\\bas a rule\\b|\\bby convention\\b|\\b(?:our|the) (?:convention|policy|rule) (?:here )?is\\b"
               + "|\\bwe'?re an? [\\w.+#-]+ (?:shop|house)\\b"
               // A taste of the user's own, unless it only approves what the agent just did.
@@ -200,7 +204,8 @@ final class OfflineExtractor {
       Pattern.compile(
           "^(?:good|great|right|nice|smart|wise) (?:call|choice|move|instinct)\\b"
               + "|\\b(?:was|is) (?:exactly )?the right (?:call|choice|move)\\b"
-              + "|\\bkeep doing (?:it|that|this)\\b",
+              + "|\\bkeep doing (?:it|that|this)\\b"
+              + "|\\bthat'?s (?:exactly )?(?:how|what|the way) I (?:want|like)\\b",
           FLAGS);
 
   /** An instruction about how things are done, which a reason turns into a rule. */

@@ -516,4 +516,30 @@ class OfflineExtractorTest {
         .extracting(Candidate::type)
         .containsExactly(MemoryType.FEEDBACK, MemoryType.PROJECT);
   }
+
+  @Test
+  void aRuleOverAWholeClassOfWorkAndPraiseForHowItWasDoneAreFeedback() {
+    transcript.user("Upgrade the lint config.");
+    transcript.assistant("Upgraded eslint.");
+    transcript.user("Ping me before touching any CI workflow, the deploy keys live there.");
+    transcript.assistant("Will do.");
+    transcript.user("Split the store.");
+    transcript.assistant("One slice per feature now.");
+    transcript.user("Yes, that's exactly how I want state organised.");
+    transcript.assistant("Good.");
+
+    assertThat(found().candidates())
+        .extracting(Candidate::kind, Candidate::type)
+        .containsExactly(
+            tuple(Candidate.Kind.RULE, MemoryType.FEEDBACK),
+            tuple(Candidate.Kind.CORRECTION, MemoryType.FEEDBACK));
+  }
+
+  @Test
+  void howLongTheyHaveBeenHereSaysWhoTheUserIs() {
+    transcript.user("Keep in mind I'm a junior, I joined two weeks ago.");
+    transcript.assistant("Noted.");
+
+    assertThat(found().candidates()).extracting(Candidate::type).containsExactly(MemoryType.USER);
+  }
 }
