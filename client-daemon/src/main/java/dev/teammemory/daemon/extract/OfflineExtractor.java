@@ -92,7 +92,8 @@ final class OfflineExtractor {
       Pattern.compile(
           "^(?:(?:no|nope|nein|non|não|nao|yes|yeah|yep|exactly|right|correct|perfect|good|great"
               + "|nice|ok|okay|hi|hey|hm+|ah|oh|well|wrong|stop)\\s*[,.!:;—–-]+\\s*"
-              + "|(?:actually|so|and|also|but|heads up|fyi|just so you know|for the record|for context"
+              + "|(?:actually|so|and|also|but|heads up|fyi|just so you know|for the record"
+              + "|for context"
               + "|context you should know"
               + "|context|for next time|note)\\b[\\s,.!:;—–-]*)+",
           FLAGS);
@@ -107,7 +108,8 @@ final class OfflineExtractor {
   private static final Pattern IDENTITY =
       Pattern.compile(
           "\\b(?:I'?m|I am)\\s+(?:more of |kind of |sort of |basically |mostly )?(?:a|an)\\s+"
-              + "(?:[\\w+#./-]+\\s+){0,4}?(?:person|junior|senior|beginner|newcomer|new hire|developer|dev|engineer"
+              + "(?:[\\w+#./-]+\\s+){0,4}?(?:person|junior|senior|beginner|newcomer|new hire"
+              + "|developer|dev|engineer"
               + "|scientist|designer|manager|lead|architect|analyst|SRE|admin|administrator|PM"
               + "|intern|student|researcher|founder|CTO|consultant|contractor|maintainer|tester"
               + "|QA|programmer|hacker)s?\\b"
@@ -117,18 +119,23 @@ final class OfflineExtractor {
               + "|\\bI (?:own|maintain|lead|manage|run) the\\b"
               + "|\\bmy role\\b|\\bI work as\\b"
               // Background in the user's own words: what they mostly do, what is new to them.
-              + "|\\bI (?:mostly|mainly|usually|normally|primarily) (?:write|code|work|do|program)\\b"
+              + "|\\bI (?:mostly|mainly|usually|normally|primarily) (?:write|code|work|do"
+              + "|program)\\b"
               + "|\\bI (?:do|write|work (?:on|in|with)) (?:mostly|mainly|primarily)\\b"
               + "|\\bmy (?:background|area|expertise|speciality|specialty) is\\b"
               + "|\\bnot my (?:thing|area|strong suit)\\b"
               + "|\\bI (?:started|joined)\\b.{0,30}\\bago\\b"
               + "|\\bmy first (?:day|week|month|time) (?:with|touching|using|in|on|writing)\\b"
-              + "|\\b(?:I'?m|I am) (?:(?:fairly|pretty|quite|very) )?(?:new to|not familiar with)\\b"
+              + "|\\b(?:I'?m|I am) (?:(?:fairly|pretty|quite|very) )?(?:new to"
+              + "|not familiar with)\\b"
               + "|^(?:sou|soy|je suis|ich bin)\\s+(?:(?:um|uma|un|una|une|ein|eine)\\s+)?"
-              + "(?:[\\p{L}]+-)?(?:designer|desenvolvedor[a]?|desarrollador[a]?|développeu(?:r|se)|entwickler(?:in)?"
-              + "|programador[a]?|programmeu(?:r|se)|programmierer(?:in)?|engenheir[oa]|ingenier[oa]"
+              + "(?:[\\p{L}]+-)?(?:designer|desenvolvedor[a]?|desarrollador[a]?|développeu(?:r|se)"
+              + "|entwickler(?:in)?"
+              + "|programador[a]?|programmeu(?:r|se)|programmierer(?:in)?|engenheir[oa]"
+              + "|ingenier[oa]"
               + "|ingénieur[e]?|ingenieur(?:in)?|analista|analyst(?:in)?|gerente|architekt(?:in)?"
-              + "|arquitet[oa]|arquitect[oa]|architecte|data scientist|product manager|tech lead)\\b"
+              + "|arquitet[oa]|arquitect[oa]|architecte|data scientist|product manager"
+              + "|tech lead)\\b"
               + "|我是.{0,20}?(?:负责人|工程师|开发|经理|设计师|组长|主管|实习生|科学家|运维|架构师|产品)"
               + "|我(?:负责|在).{0,12}?(?:组|团队)",
           FLAGS);
@@ -158,11 +165,13 @@ final class OfflineExtractor {
       Pattern.compile(
           "\\b(?:(?:is|are|get|gets|being) (?:filed|tracked|managed|kept|documented|logged"
               + "|reported|configured|collected) (?:in|on|under|at)"
-              + "|(?:live|lives|sit|sits|show up|shows up|land|lands|end up|ends up) (?:in|on|under)"
+              + "|(?:live|lives|sit|sits|show up|shows up|land|lands|end up|ends up) (?:in|on"
+              + "|under)"
               + "|(?:it'?s|they'?re|is|are) on the|post (?:it )?in|ask in|check in|look in)"
               + "\\s+(?:the |our |a )?(?:[\\w-]+ )?"
               + "(?:#[\\w-]+|'[^']+'|\"[^\"]+\"|(?-i:[A-Z][\\w-]*[a-z][\\w-]*)(?![\\w./-]*[./]\\w)"
-              + "|(?:wiki|runbook|dashboard|board|tracker|channel|dataset|workspace|space|sheet)\\b)",
+              + "|(?:wiki|runbook|dashboard|board|tracker|channel|dataset|workspace|space"
+              + "|sheet)\\b)",
           FLAGS);
 
   /** A rule for how to work, wherever it stands in a sentence. */
@@ -181,17 +190,20 @@ final class OfflineExtractor {
               // do".
               + "|\\bwe (?:don'?t|do not|never|no longer|only|always) (?:use|do|write|run|call|put"
               + "|keep|commit|deploy|merge|push|add|touch|edit|ship|mock)\\b"
-              + "|\\bwe (?:use|have) (?:a |an |our own |the |one )?[\\w.-]+(?: [\\w.-]+)? for (?:this|that)\\b"
+              + "|\\bwe (?:use|have) (?:a |an |our own |the "
+              + "|one )?[\\w.-]+(?: [\\w.-]+)? for (?:this|that)\\b"
               + "|\\bnot how we do\\b|\\bwe (?:stopped|quit|gave up) \\w+ing\\b"
               // A rule over a whole class of work ("before upgrading any major version").
               + "|\\b(?:before|when|whenever|after) \\w+ing (?:any|every|all)\\b"
               + "|\\b(?:check|ask|ping) (?:with )?me (?:first|before)\\b"
-              + "|\\bas a rule\\b|\\bby convention\\b|\\b(?:our|the) (?:convention|policy|rule) (?:here )?is\\b"
+              + "|\\bas a rule\\b|\\bby convention\\b|\\b(?:our|the) (?:convention|policy"
+              + "|rule) (?:here )?is\\b"
               + "|\\bwe'?re an? [\\w.+#-]+ (?:shop|house)\\b"
               // A taste of the user's own, unless it only approves what the agent just did.
               + "|\\bI (?:really )?(?:like|love|hate|dislike|can'?t stand) (?!it\\b|that\\b|this\\b"
               + "|the way you\\b|how you\\b|what you\\b)"
-              + "|\\bbei uns\\b|\\bwir (?:benutzen|nutzen|verwenden|schreiben)\\b|\\bhaben wir\\b.*\\b(?:raus|abgeschafft)"
+              + "|\\bbei uns\\b|\\bwir (?:benutzen|nutzen|verwenden|schreiben)\\b"
+              + "|\\bhaben wir\\b.*\\b(?:raus|abgeschafft)"
               + "|\\bchez nous\\b|\\bon (?:n'?)?utilise\\b|\\bnous (?:n'?)?utilisons\\b"
               + "|\\baquí (?:no )?usamos\\b|\\baqui (?:não )?usamos\\b|\\ba gente (?:não )?usa\\b",
           FLAGS);
@@ -212,7 +224,8 @@ final class OfflineExtractor {
   private static final Pattern INSTRUCTION =
       Pattern.compile(
           "^(?:please )?(?:keep|use|store|save|prefer|avoid|put|write|name|make sure|don'?t|do not)"
-              + "\\b|^(?:não|nao|no) (?:use|usa|uses|coloque|pongas|hagas|faça)\\b|^n'utilise pas\\b"
+              + "\\b|^(?:não|nao|no) (?:use|usa|uses|coloque|pongas|hagas|faça)\\b"
+              + "|^n'utilise pas\\b"
               + "|^(?:benutze|verwende|nutze) kein",
           FLAGS);
 
@@ -266,7 +279,8 @@ final class OfflineExtractor {
       Pattern.compile(
           "^(?:please )?(?:don'?t|do not|never|stop|avoid|use|prefer|only|make sure|keep"
               + "|leave)\\b|\\bonly \\w+\\b|, not\\b|\\binstead of\\b|\\brather than\\b"
-              + "|^no (?!worries|problem|rush|idea|need|thanks|way|clue|luck)(?:[\\w.-]+ ){0,2}[\\w.-]+\\s*[,;:—–-]"
+              + "|^no (?!worries|problem|rush|idea|need|thanks|way|clue"
+              + "|luck)(?:[\\w.-]+ ){0,2}[\\w.-]+\\s*[,;:—–-]"
               + "|^(?:不要|别|不用|不是|必须|禁止)|而不是|ではなく|じゃなくて"
               + "|\\b(?:statt|anstatt|sondern|en vez de|en lugar de|au lieu de|plutôt que"
               + "|em vez de|ao invés de)\\b",
@@ -290,12 +304,14 @@ final class OfflineExtractor {
               + "|looks after|signs off on)\\b"
               + "|(?-i:\\b[A-Z][\\p{L}-]+) is the (?:person to ask|owner|expert|go-to(?: person)?"
               + "|point of contact) (?:about|for|of|on)\\b"
-              + "|\\b(?:she|he|they)(?:'s| is|'re| are) the (?:[\\w-]+ )?(?:PM|owner|lead|expert|contact"
+              + "|\\b(?:she|he|they)(?:'s| is|'re| are) the (?:[\\w-]+ )?(?:PM|owner|lead|expert"
+              + "|contact"
               + "|maintainer)s? (?:for|of|on)\\b"
               + "|\\b(?:questions|requests|reviews|escalations) (?:go|goes) to (?-i:[A-Z])"
               // How and when things ship: a habit of an environment, not visible in the code.
               + "|\\b(?:staging|prod|production|releases?|deploys?|deployments?)\\b.{0,60}"
-              + "\\b(?:happen|happens|run|runs|go out|goes out|is|are) (?:automatically|manual(?:ly)?"
+              + "\\b(?:happen|happens|run|runs|go out|goes out|is|are) (?:automatically"
+              + "|manual(?:ly)?"
               + "|nightly|weekly|daily|on (?:merge|tag|push))\\b"
               + "|\\bevery (?:day|night|week|monday|tuesday|wednesday|thursday|friday|saturday"
               + "|sunday)\\b|\\bonly (?:\\w+ )?on (?:mondays?|tuesdays?|wednesdays?|thursdays?"
@@ -360,7 +376,8 @@ final class OfflineExtractor {
               + "|这个仓库|本仓库|我们|团队|大家|このリポジトリ|うちでは|私たち"
               + "|\\b(?:wir|uns|unser\\w*|nosotros|nuestr[oa]s?|nous|notre|nos|nós|nosso|nossa)\\b"
               // What the whole project shares, whoever works on it.
-              + "|\\b(?:the (?:repo|build|servers?|pipeline|codebase)|dev containers|production|prod"
+              + "|\\b(?:the (?:repo|build|servers?|pipeline|codebase)|dev containers|production"
+              + "|prod"
               + "|CI|commit messages?|mensajes de commit)\\b",
           FLAGS);
   private static final Pattern PERSONAL =
