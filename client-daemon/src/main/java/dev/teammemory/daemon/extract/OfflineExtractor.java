@@ -21,25 +21,34 @@ import java.util.stream.Collectors;
 
 /**
  * Memory extraction without a model: what the user said that is plainly worth keeping, read
- * sentence by sentence, in English and Chinese.
+ * sentence by sentence, in English and Chinese and, for the commonest forms, German, Spanish,
+ * French, Portuguese and Japanese. The rules read the shape of a sentence (who it is about, whether
+ * it answers what the agent just did, whether it states what "we" do, carries a reason, names a
+ * place) more than particular words.
  *
  * <ul>
- *   <li>What the user says about themselves (role, skills, what they own) is a {@code user} memory.
+ *   <li>What the user says about themselves (role, background, what they own) is a {@code user}
+ *       memory.
  *   <li>A correction of what the agent just did (the user's next words after the agent acted, even
- *       when a rejected tool call and an interruption stand between them), a rule for how to work
- *       ("from now on", "always", "never", "in this repo"), or a confirmation that states one, is
- *       {@code feedback}.
- *   <li>Context the code does not show (a deadline, a decision and its reason, a known flaky test)
- *       is {@code project}; where information lives in an outside system (a dashboard, a tracker
- *       project, an on-call service) is {@code reference}.
- *   <li>"Remember that …" is saved as whichever of these it is.
+ *       when a rejected tool call and an interruption stand between them: an imperative, a reply
+ *       opening with "No,", a ban, a negation with its alternative, praise for a judgment call), a
+ *       rule for how to work ("always", "never", what the team does or does not do, an instruction
+ *       with its reason, a change request followed by a lesson from the past), or a taste of the
+ *       user's own, is {@code feedback}.
+ *   <li>Context the code does not show (a deadline, a freeze, a decision and its reason, who owns
+ *       what, what the team may not do, how things ship) is {@code project}; where information
+ *       lives in an outside system (a verb of keeping or finding and a named place, a channel, a
+ *       wiki) is {@code reference}.
+ *   <li>"Remember that …" is saved as whichever of these it is; "remember to …" about the work in
+ *       hand is a task reminder.
  * </ul>
  *
  * The sentences that follow such a statement and explain it join it in one memory, up to the next
- * request or question. A reason the user typed into a rejected tool call counts as something they
- * said. Questions, requests and thanks are not memories; a candidate is refused when it is
- * something memory must not hold: a secret, task state that only matters now, git history, a fact
- * the code states, or a rule {@code CLAUDE.md} already has.
+ * request or question, and a plain statement just before a rule joins it as its reason. A reason
+ * the user typed into a rejected tool call counts as something they said. Questions, requests,
+ * thanks and remarks about the user's own lapses are not memories; a candidate is refused when it
+ * is something memory must not hold: a secret, task state that only matters now, git history, a
+ * fact the code states, or a rule {@code CLAUDE.md} already has.
  */
 final class OfflineExtractor {
 
@@ -81,21 +90,52 @@ final class OfflineExtractor {
    */
   private static final Pattern OPENER =
       Pattern.compile(
-          "^(?:(?:no|nope|yes|yeah|yep|exactly|right|correct|perfect|good|great|nice|ok|okay|hi"
-              + "|hey|wrong|stop)\\s*[,.!:;—–-]+\\s*"
-              + "|(?:actually|so|and|also|but|heads up|fyi|for context|context you should know"
+          "^(?:(?:no|nope|nein|non|não|nao|yes|yeah|yep|exactly|right|correct|perfect|good|great"
+              + "|nice|ok|okay|hi|hey|hm+|ah|oh|well|wrong|stop)\\s*[,.!:;—–-]+\\s*"
+              + "|(?:actually|so|and|also|but|heads up|fyi|just so you know|for the record"
+              + "|for context"
+              + "|context you should know"
               + "|context|for next time|note)\\b[\\s,.!:;—–-]*)+",
           FLAGS);
 
+  /**
+   * A reply that opens by saying the agent got it wrong ("No, …", "Nein, …", "Não, …"); what
+   * follows it, when it is a statement, is the correction.
+   */
+  private static final Pattern NEGATION_OPENER =
+      Pattern.compile("^(?:no|nope|nein|non|não|nao|wrong|いいえ|不对|不是)\\s*[,.!:;—–、，-]", FLAGS);
+
   private static final Pattern IDENTITY =
       Pattern.compile(
-          "\\b(?:I'?m|I am)\\s+(?:a|an)\\s+(?:[\\w+#./-]+\\s+){0,4}?(?:developer|dev|engineer"
+          "\\b(?:I'?m|I am)\\s+(?:more of |kind of |sort of |basically |mostly )?(?:a|an)\\s+"
+              + "(?:[\\w+#./-]+\\s+){0,4}?(?:person|junior|senior|beginner|newcomer|new hire"
+              + "|developer|dev|engineer"
               + "|scientist|designer|manager|lead|architect|analyst|SRE|admin|administrator|PM"
               + "|intern|student|researcher|founder|CTO|consultant|contractor|maintainer|tester"
               + "|QA|programmer|hacker)s?\\b"
+              + "|\\b(?:I'?m|I am) the (?:[\\w-]+\\s+){0,2}?(?:lead|owner|maintainer|manager"
+              + "|architect|engineer|developer|designer|admin)\\b"
               + "|\\b(?:I'?m|I am) on the [\\w\\s-]{1,30}? team\\b"
-              + "|\\bI (?:own|maintain|lead|manage) the\\b"
+              + "|\\bI (?:own|maintain|lead|manage|run) the\\b"
               + "|\\bmy role\\b|\\bI work as\\b"
+              // Background in the user's own words: what they mostly do, what is new to them.
+              + "|\\bI (?:mostly|mainly|usually|normally|primarily) (?:write|code|work|do"
+              + "|program)\\b"
+              + "|\\bI (?:do|write|work (?:on|in|with)) (?:mostly|mainly|primarily)\\b"
+              + "|\\bmy (?:background|area|expertise|speciality|specialty) is\\b"
+              + "|\\bnot my (?:thing|area|strong suit)\\b"
+              + "|\\bI (?:started|joined)\\b.{0,30}\\bago\\b"
+              + "|\\bmy first (?:day|week|month|time) (?:with|touching|using|in|on|writing)\\b"
+              + "|\\b(?:I'?m|I am) (?:(?:fairly|pretty|quite|very) )?(?:new to"
+              + "|not familiar with)\\b"
+              + "|^(?:sou|soy|je suis|ich bin)\\s+(?:(?:um|uma|un|una|une|ein|eine)\\s+)?"
+              + "(?:[\\p{L}]+-)?(?:designer|desenvolvedor[a]?|desarrollador[a]?|développeu(?:r|se)"
+              + "|entwickler(?:in)?"
+              + "|programador[a]?|programmeu(?:r|se)|programmierer(?:in)?|engenheir[oa]"
+              + "|ingenier[oa]"
+              + "|ingénieur[e]?|ingenieur(?:in)?|analista|analyst(?:in)?|gerente|architekt(?:in)?"
+              + "|arquitet[oa]|arquitect[oa]|architecte|data scientist|product manager"
+              + "|tech lead)\\b"
               + "|我是.{0,20}?(?:负责人|工程师|开发|经理|设计师|组长|主管|实习生|科学家|运维|架构师|产品)"
               + "|我(?:负责|在).{0,12}?(?:组|团队)",
           FLAGS);
@@ -111,10 +151,28 @@ final class OfflineExtractor {
       Pattern.compile(
           "\\b(?:board|dashboard|panel|project|service|channel|space|queue|tracker|runbook|wiki"
               + "|page|tracked (?:in|under)|land(?:s)? in|live(?:s)? in|is at|are at|look there"
-              + "|check there|look in)\\b|去\\s*\\S+\\s*看|在\\s*\\S+\\s*(?:上|里)(?:看|查)"
+              + "|check there|look in|is in|are in)\\b|去\\s*\\S+\\s*看|在\\s*\\S+\\s*(?:上|里)(?:看|查)"
               + "|空间|看板|仪表盘|频道|项目",
           FLAGS);
   private static final Pattern URL = Pattern.compile("https?://\\S+");
+
+  /**
+   * Where something lives, said as a place: a verb of keeping or finding followed by a named place,
+   * a chat channel or a kind of place ("filed in YouTrack", "live in Checkly", "post in
+   * #db-oncall", "on the ops wiki"). A file or folder is not such a place: the code shows it.
+   */
+  private static final Pattern POINTER =
+      Pattern.compile(
+          "\\b(?:(?:is|are|get|gets|being) (?:filed|tracked|managed|kept|documented|logged"
+              + "|reported|configured|collected) (?:in|on|under|at)"
+              + "|(?:live|lives|sit|sits|show up|shows up|land|lands|end up|ends up) (?:in|on"
+              + "|under)"
+              + "|(?:it'?s|they'?re|is|are) on the|post (?:it )?in|ask in|check in|look in)"
+              + "\\s+(?:the |our |a )?(?:[\\w-]+ )?"
+              + "(?:#[\\w-]+|'[^']+'|\"[^\"]+\"|(?-i:[A-Z][\\w-]*[a-z][\\w-]*)(?![\\w./-]*[./]\\w)"
+              + "|(?:wiki|runbook|dashboard|board|tracker|channel|dataset|workspace|space"
+              + "|sheet)\\b)",
+          FLAGS);
 
   /** A rule for how to work, wherever it stands in a sentence. */
   private static final Pattern RULE =
@@ -124,7 +182,96 @@ final class OfflineExtractor {
               + "|^(?:please )?(?:stop|quit) \\w+ing\\b"
               + "|\\bI (?:always |really |generally |usually )?(?:prefer|like to|want you to)\\b"
               + "|\\bI'?d rather\\b|\\bI would (?:rather|prefer)\\b"
-              + "|以后|今后|每次|一律|统一用|只用|只认|这个仓库|本仓库",
+              + "|以后|今后|每次|一律|统一用|只用|只认|这个仓库|本仓库"
+              // "always" and "never" in the other languages of an international team.
+              + "|\\b(?:siempre|nunca|immer|niemals|toujours|jamais|sempre)\\b|いつも|常に|必ず|決して"
+              + "|このリポジトリ|うちでは"
+              // How the team works, said as what "we" do or do not do, or as what is "not how we
+              // do".
+              + "|\\bwe (?:don'?t|do not|never|no longer|only|always) (?:use|do|write|run|call|put"
+              + "|keep|commit|deploy|merge|push|add|touch|edit|ship|mock)\\b"
+              + "|\\bwe (?:use|have) (?:a |an |our own |the "
+              + "|one )?[\\w.-]+(?: [\\w.-]+)? for (?:this|that)\\b"
+              + "|\\bnot how we do\\b|\\bwe (?:stopped|quit|gave up) \\w+ing\\b"
+              // A rule over a whole class of work ("before upgrading any major version").
+              + "|\\b(?:before|when|whenever|after) \\w+ing (?:any|every|all)\\b"
+              + "|\\b(?:check|ask|ping) (?:with )?me (?:first|before)\\b"
+              + "|\\bas a rule\\b|\\bby convention\\b|\\b(?:our|the) (?:convention|policy"
+              + "|rule) (?:here )?is\\b"
+              + "|\\bwe'?re an? [\\w.+#-]+ (?:shop|house)\\b"
+              // A taste of the user's own, unless it only approves what the agent just did.
+              + "|\\bI (?:really )?(?:like|love|hate|dislike|can'?t stand) (?!it\\b|that\\b|this\\b"
+              + "|the way you\\b|how you\\b|what you\\b)"
+              + "|\\bbei uns\\b|\\bwir (?:benutzen|nutzen|verwenden|schreiben)\\b"
+              + "|\\bhaben wir\\b.*\\b(?:raus|abgeschafft)"
+              + "|\\bchez nous\\b|\\bon (?:n'?)?utilise\\b|\\bnous (?:n'?)?utilisons\\b"
+              + "|\\baquí (?:no )?usamos\\b|\\baqui (?:não )?usamos\\b|\\ba gente (?:não )?usa\\b",
+          FLAGS);
+
+  /**
+   * Praise for a judgment call the agent made ("Good call keeping it as one PR", "that was the
+   * right choice"): a confirmation, kept like a correction when it answers what the agent did.
+   */
+  private static final Pattern CONFIRMATION =
+      Pattern.compile(
+          "^(?:good|great|right|nice|smart|wise) (?:call|choice|move|instinct)\\b"
+              + "|\\b(?:was|is) (?:exactly )?the right (?:call|choice|move)\\b"
+              + "|\\bkeep doing (?:it|that|this)\\b"
+              + "|\\bthat'?s (?:exactly )?(?:how|what|the way) I (?:want|like)\\b",
+          FLAGS);
+
+  /** An instruction about how things are done, which a reason turns into a rule. */
+  private static final Pattern INSTRUCTION =
+      Pattern.compile(
+          "^(?:please )?(?:keep|use|store|save|prefer|avoid|put|write|name|make sure|don'?t|do not)"
+              + "\\b|^(?:não|nao|no) (?:use|usa|uses|coloque|pongas|hagas|faça)\\b"
+              + "|^n'utilise pas\\b"
+              + "|^(?:benutze|verwende|nutze) kein",
+          FLAGS);
+
+  /**
+   * A request for one change ("Change it so …"); only a lesson from something that went wrong
+   * before turns it into a rule, since a reason of the moment ("the tests are slow") does not last.
+   */
+  private static final Pattern CHANGE_REQUEST =
+      Pattern.compile("^(?:please )?(?:change|switch|set|make|move|convert)\\b", FLAGS);
+
+  private static final Pattern LESSON =
+      Pattern.compile(
+          "\\b(?:broke|caused|bit us|burned us|last time|last (?:year|month|quarter)|in the past"
+              + "|twice|again and again)\\b",
+          FLAGS);
+
+  /**
+   * A reason that points at the code in front of the agent ("it's already loaded above", "the new
+   * function"): the instruction is then about this change, not a rule.
+   */
+  private static final Pattern ABOUT_THIS_CODE =
+      Pattern.compile(
+          "\\b(?:the|this|that) (?:new|second|first|next|same|above)\\b|\\b(?:above|below)\\b"
+              + "|\\bthat'?s where\\b",
+          FLAGS);
+
+  /** Why something must be so: a cause, a purpose, or what broke before. */
+  private static final Pattern REASON =
+      Pattern.compile(
+          "\\b(?:because|since|so that|otherwise|or else|on purpose|broke|breaks|break|caused"
+              + "|causes|bit us|that'?s why)\\b"
+              + "|[,;:—–-]\\s*I (?!'ll|will|would|'d|can|think|guess|don'?t)[a-z]+\\b"
+              + "|\\b(?:weil|denn|porque|por causa|parce que|car)\\b|因为|否则|ので|から",
+          FLAGS);
+
+  /**
+   * Words a rule uses that here only make a remark: the user's own lapses ("I always forget …"),
+   * "always the same error", "never mind", or a pick among the options the agent just offered ("I
+   * prefer the second one").
+   */
+  private static final Pattern REMARK =
+      Pattern.compile(
+          "\\bI (?:always|never) (?:forget|remember|mix up|get|confuse|misspell)\\b"
+              + "|\\b(?:always|never) (?:the|a|an|mind|again)\\b"
+              + "|\\b(?:prefer|like|rather) (?:the (?:first|second|third|last"
+              + "|other|former|latter)|(?:your|that|this) (?:option|one|version|approach))\\b",
           FLAGS);
 
   /** A rule only where the sentence answers what the agent just did. */
@@ -132,18 +279,40 @@ final class OfflineExtractor {
       Pattern.compile(
           "^(?:please )?(?:don'?t|do not|never|stop|avoid|use|prefer|only|make sure|keep"
               + "|leave)\\b|\\bonly \\w+\\b|, not\\b|\\binstead of\\b|\\brather than\\b"
-              + "|^(?:不要|别|不用|不是|必须|禁止)",
+              + "|^no (?!worries|problem|rush|idea|need|thanks|way|clue"
+              + "|luck)(?:[\\w.-]+ ){0,2}[\\w.-]+\\s*[,;:—–-]"
+              + "|^(?:不要|别|不用|不是|必须|禁止)|而不是|ではなく|じゃなくて"
+              + "|\\b(?:statt|anstatt|sondern|en vez de|en lugar de|au lieu de|plutôt que"
+              + "|em vez de|ao invés de)\\b",
           FLAGS);
 
   private static final Pattern PROJECT =
       Pattern.compile(
-          "^(?:heads up|fyi|for context|context|note that|be aware)\\b"
+          "^(?:heads up|fyi|just so you know|for the record|for context|context|note that"
+              + "|be aware)\\b"
+              + "|\\bwe(?:'re| are)(?: not)? (?:allowed|permitted|required) to\\b"
               + "|\\bcontext you should know\\b|\\bknown (?:flaky|issue|bug|problem)\\b"
               + "|\\btracked as [A-Z][A-Z0-9]+-\\d+|\\bdeadline\\b|\\bfreeze\\b"
               + "|\\brelease (?:cut|train|branch)\\b|\\b\\d{4}-\\d{2}-\\d{2}\\b"
               + "|\\bcompliance\\b|\\baudit(?:ors?)?\\b|\\blegal (?:wants|requires|says|team)\\b"
-              + "|\\bwe(?:'re| are) (?:retiring|moving|migrating|deprecating|dropping|switching"
-              + "|replacing|sunsetting|phasing out)\\b|\\bwe (?:decided|agreed|chose)\\b"
+              + "|\\b(?:we(?:'re| are)|(?:the (?:whole )?team|everyone|the company) is)"
+              + " (?:retiring|moving|migrating|deprecating|dropping|switching"
+              + "|replacing|sunsetting|phasing out)\\b"
+              + "|\\bwe (?:decided|agreed|chose|went with|picked|settled on|standardi[sz]ed on)\\b"
+              // Who owns what: a named person or team and a verb of ownership.
+              + "|(?-i:\\b[A-Z][\\p{L}-]+(?:'s team)?) (?:owns|maintains|is responsible for"
+              + "|looks after|signs off on)\\b"
+              + "|(?-i:\\b[A-Z][\\p{L}-]+) is the (?:person to ask|owner|expert|go-to(?: person)?"
+              + "|point of contact) (?:about|for|of|on)\\b"
+              + "|\\b(?:she|he|they)(?:'s| is|'re| are) the (?:[\\w-]+ )?(?:PM|owner|lead|expert"
+              + "|contact"
+              + "|maintainer)s? (?:for|of|on)\\b"
+              + "|\\b(?:questions|requests|reviews|escalations) (?:go|goes) to (?-i:[A-Z])"
+              // How and when things ship: a habit of an environment, not visible in the code.
+              + "|\\b(?:staging|prod|production|releases?|deploys?|deployments?)\\b.{0,60}"
+              + "\\b(?:happen|happens|run|runs|go out|goes out|is|are) (?:automatically"
+              + "|manual(?:ly)?"
+              + "|nightly|weekly|daily|on (?:merge|tag|push))\\b"
               + "|\\bevery (?:day|night|week|monday|tuesday|wednesday|thursday|friday|saturday"
               + "|sunday)\\b|\\bonly (?:\\w+ )?on (?:mondays?|tuesdays?|wednesdays?|thursdays?"
               + "|fridays?|saturdays?|sundays?)\\b"
@@ -169,7 +338,8 @@ final class OfflineExtractor {
       Pattern.compile(
           "\\b(?:right now|currently|for now|not now|at the moment|this (?:task|session|turn"
               + "|branch|pr|ticket|file|one|time|week)|in progress|next step|todo|temporar(?:y|ily)"
-              + "|today|tonight|tomorrow|this (?:morning|afternoon|evening))\\b"
+              + "|today|tonight|tomorrow|this (?:morning|afternoon|evening)"
+              + "|(?:that|the other) one|(?:on )?line \\d+)\\b"
               + "|今天|明天|现在|暂时|这次|先这样",
           FLAGS);
   private static final Pattern GIT_HISTORY =
@@ -186,13 +356,29 @@ final class OfflineExtractor {
               + "|handles|is called)\\b|\\bthe (?:architecture|directory structure|file layout)"
               + " (?:is|has)\\b)",
           Pattern.CASE_INSENSITIVE);
+
+  /**
+   * A "remember to" that points at the work in hand ("for it", "before you commit", "when you're
+   * done"): a reminder for this task, not a rule.
+   */
+  private static final Pattern TASK_REMINDER =
+      Pattern.compile(
+          "\\b(?:for|to|on|with|in) (?:it|this|that|them)\\b|\\bbefore you (?:commit|push|finish"
+              + "|merge|open|ship|send)\\b|\\bwhen you'?re done\\b|\\bafter (?:that|this)\\b",
+          FLAGS);
+
   private static final Pattern CLAUDE_MD = Pattern.compile("\\bCLAUDE\\.md\\b");
 
   private static final Pattern PROJECT_WIDE =
       Pattern.compile(
           "\\b(?:we|we're|we've|our|us|team|everyone|all of us|project-wide"
               + "|in this (?:repo|repository|codebase|project|code base))\\b"
-              + "|这个仓库|本仓库|我们|团队|大家",
+              + "|这个仓库|本仓库|我们|团队|大家|このリポジトリ|うちでは|私たち"
+              + "|\\b(?:wir|uns|unser\\w*|nosotros|nuestr[oa]s?|nous|notre|nos|nós|nosso|nossa)\\b"
+              // What the whole project shares, whoever works on it.
+              + "|\\b(?:the (?:repo|build|servers?|pipeline|codebase)|dev containers|production"
+              + "|prod"
+              + "|CI|commit messages?|mensajes de commit)\\b",
           FLAGS);
   private static final Pattern PERSONAL =
       Pattern.compile(
@@ -272,20 +458,41 @@ final class OfflineExtractor {
     List<Candidate> found = new ArrayList<>();
     List<String> aboutUser = new ArrayList<>();
     List<Said> group = new ArrayList<>();
+    // A plain statement just before a rule often gives its reason ("console.log is stripped in
+    // prod. We have a logger for that."); it joins the rule if one follows.
+    Optional<String> context = Optional.empty();
     for (int s = 0; s < sentences.size(); s++) {
       String sentence = sentences.get(s);
       if (isQuestion(sentence)) {
         close(group, found, refusals, guard);
+        context = Optional.empty();
         continue;
       }
       if (IDENTITY.matcher(sentence).find()) {
         aboutUser.add(sentence);
+        // What follows from who they are ("Sou designer. Explica de forma simples …") goes with it.
+        if (s + 1 < sentences.size()
+            && !isQuestion(sentences.get(s + 1))
+            && !IDENTITY.matcher(sentences.get(s + 1)).find()
+            && read(sentences.get(s + 1), false).isEmpty()
+            && refusal(sentences.get(s + 1), guard).isEmpty()) {
+          aboutUser.add(sentences.get(++s));
+        }
         continue;
       }
       // A sentence that follows a correction may correct too ("I use podman, not docker").
       Optional<Reading> reading = read(sentence, s == 0 && agentActed || !group.isEmpty());
+      if (reading.isEmpty()
+          && group.isEmpty()
+          && s + 1 < sentences.size()
+          && givesReasonFor(sentence, sentences.get(s + 1))) {
+        reading =
+            Optional.of(new Reading(Candidate.Kind.RULE, MemoryType.FEEDBACK, strip(sentence)));
+      }
       Optional<Refusal> refusal =
           reading.isPresent() || !group.isEmpty() ? refusal(sentence, guard) : Optional.empty();
+      Optional<String> before = context;
+      context = Optional.empty();
       if (refusal.isPresent()) {
         if (reading.isPresent()) {
           refusals.add(refusal.get());
@@ -295,7 +502,14 @@ final class OfflineExtractor {
         close(group, found, refusals, guard);
         group.add(new Said(sentence, reading));
       } else if (reading.isPresent() && group.isEmpty()) {
+        if (before.isPresent() && reading.get().type() == MemoryType.FEEDBACK) {
+          group.add(new Said(before.get(), Optional.empty()));
+        }
         group.add(new Said(sentence, reading));
+      } else if (group.isEmpty()
+          && !REQUEST_START.matcher(sentence).find()
+          && refusal(sentence, guard).isEmpty()) {
+        context = Optional.of(sentence);
       } else if (!group.isEmpty()
           && (reading.isPresent() || !REQUEST_START.matcher(sentence).find())
           && group.size() <= MAX_FOLLOWING) {
@@ -334,7 +548,28 @@ final class OfflineExtractor {
     return !group.isEmpty()
         && (reading.kind() == Candidate.Kind.REMEMBER
             || reading.kind() != Candidate.Kind.CORRECTION
-                && reading.type() != group.getFirst().reading().orElseThrow().type());
+                && reading.type() != firstReading(group).type());
+  }
+
+  /** The reading of the first statement in a group, past any sentence that only leads into it. */
+  private static Reading firstReading(List<Said> group) {
+    return group.stream().flatMap(said -> said.reading().stream()).findFirst().orElseThrow();
+  }
+
+  /**
+   * Whether a request is followed by why it must be done so ("Store it in UTC. Local times broke
+   * the billing reports."): the request is then a rule with its reason.
+   */
+  private static boolean givesReasonFor(String request, String next) {
+    String asked = strip(request);
+    boolean reasoned =
+        INSTRUCTION.matcher(asked).lookingAt() && REASON.matcher(next).find()
+            || CHANGE_REQUEST.matcher(asked).lookingAt() && LESSON.matcher(next).find();
+    return reasoned
+        && !ABOUT_THIS_CODE.matcher(request + " " + next).find()
+        && !isQuestion(next)
+        && !REQUEST_START.matcher(next).find()
+        && read(next, false).isEmpty();
   }
 
   /**
@@ -347,7 +582,7 @@ final class OfflineExtractor {
       return;
     }
     String joined = group.stream().map(Said::sentence).collect(Collectors.joining(" "));
-    Reading first = group.getFirst().reading().orElseThrow();
+    Reading first = firstReading(group);
     String lead =
         group.stream()
             .flatMap(said -> said.reading().stream())
@@ -381,6 +616,9 @@ final class OfflineExtractor {
       // "Remember to run the seed first" is a rule: run the seed first.
       if (content.strip().toLowerCase(Locale.ROOT).startsWith("to ")) {
         String rule = strip(content.strip().substring(3));
+        if (TASK_REMINDER.matcher(rule).find()) {
+          return Optional.empty();
+        }
         return Optional.of(new Reading(Candidate.Kind.REMEMBER, MemoryType.FEEDBACK, rule));
       }
       return Optional.of(new Reading(Candidate.Kind.REMEMBER, typeOf(content), strip(content)));
@@ -389,13 +627,25 @@ final class OfflineExtractor {
     if (isReference(sentence)) {
       return Optional.of(new Reading(Candidate.Kind.STATEMENT, MemoryType.REFERENCE, rest));
     }
-    if (RULE.matcher(sentence).find() || RULE.matcher(rest).find()) {
+    if ((RULE.matcher(sentence).find() || RULE.matcher(rest).find())
+        && !REMARK.matcher(rest).find()) {
       return Optional.of(new Reading(Candidate.Kind.RULE, MemoryType.FEEDBACK, rest));
     }
     if (PROJECT.matcher(sentence).find() || PROJECT.matcher(rest).find()) {
       return Optional.of(new Reading(Candidate.Kind.STATEMENT, MemoryType.PROJECT, rest));
     }
-    if (answersAgent && CORRECTION.matcher(rest).find()) {
+    // An instruction with its reason in the same breath ("Keep the diffs small, I review on my
+    // phone") is a rule whether or not it answers anything.
+    if (INSTRUCTION.matcher(rest).lookingAt()
+        && REASON.matcher(rest).find()
+        && !ABOUT_THIS_CODE.matcher(rest).find()) {
+      return Optional.of(new Reading(Candidate.Kind.RULE, MemoryType.FEEDBACK, rest));
+    }
+    if (answersAgent
+        && !REMARK.matcher(rest).find()
+        && (CORRECTION.matcher(rest).find()
+            || NEGATION_OPENER.matcher(sentence.strip()).lookingAt()
+            || CONFIRMATION.matcher(rest).find())) {
       return Optional.of(new Reading(Candidate.Kind.CORRECTION, MemoryType.FEEDBACK, rest));
     }
     return Optional.empty();
@@ -440,7 +690,9 @@ final class OfflineExtractor {
   }
 
   private static boolean isReference(String text) {
-    return URL.matcher(text).find() || SYSTEM.matcher(text).find() && WHERE.matcher(text).find();
+    return URL.matcher(text).find()
+        || SYSTEM.matcher(text).find() && WHERE.matcher(text).find()
+        || POINTER.matcher(text).find();
   }
 
   private static boolean isQuestion(String sentence) {

@@ -41,7 +41,7 @@ class JudgmentSetFormatTest {
   private static final String REJECTION_REASON = "To tell you how to proceed, the user said:";
 
   @ParameterizedTest
-  @ValueSource(strings = {"judgment", "judgment-holdout"})
+  @ValueSource(strings = {"judgment", "judgment-holdout", "judgment-dev"})
   void everyLineIsAnEntryWithTheFieldsItsTypeNeeds(String set) {
     List<String> problems = new ArrayList<>();
     for (Path transcript : transcripts(set)) {
@@ -54,7 +54,7 @@ class JudgmentSetFormatTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"judgment", "judgment-holdout"})
+  @ValueSource(strings = {"judgment", "judgment-holdout", "judgment-dev"})
   void parentLinksFormOneChainInFileOrderAndToolResultsAnswerEarlierCalls(String set) {
     List<String> problems = new ArrayList<>();
     for (Path transcript : transcripts(set)) {
@@ -106,7 +106,7 @@ class JudgmentSetFormatTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"judgment", "judgment-holdout"})
+  @ValueSource(strings = {"judgment", "judgment-holdout", "judgment-dev"})
   void casesAndTranscriptsMatchOneToOne(String set) {
     List<String> problems = new ArrayList<>();
     Set<String> files = new TreeSet<>();
@@ -128,7 +128,7 @@ class JudgmentSetFormatTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"judgment", "judgment-holdout"})
+  @ValueSource(strings = {"judgment", "judgment-holdout", "judgment-dev"})
   void casesFollowTheRulesForExpectations(String set) {
     List<String> problems = new ArrayList<>();
     for (JsonNode judgment : cases(set)) {
@@ -178,7 +178,7 @@ class JudgmentSetFormatTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"judgment", "judgment-holdout"})
+  @ValueSource(strings = {"judgment", "judgment-holdout", "judgment-dev"})
   void memoryTermsAreInWhatTheUserSaidAndSummaryTermsInTheTranscript(String set) {
     List<String> problems = new ArrayList<>();
     Path folder = folder(set);
@@ -210,7 +210,7 @@ class JudgmentSetFormatTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"judgment", "judgment-holdout"})
+  @ValueSource(strings = {"judgment", "judgment-holdout", "judgment-dev"})
   void setHasAtLeastThirtyCasesOfWhichTenExpectNothing(String set) {
     List<JsonNode> cases = cases(set);
     long nothing = cases.stream().filter(judgment -> judgment.path("memories").isEmpty()).count();
