@@ -40,7 +40,7 @@ final class Puller {
   PullOutcome pull(SyncLedger ledger, boolean onlyIfChanged) {
     Response<RepositorySnapshot> response =
         client.fetch(
-            repo, onlyIfChanged ? Optional.of(ledger.repositoryChecksum) : Optional.empty());
+            repo, onlyIfChanged ? Optional.of(ledger.repositoryChecksum()) : Optional.empty());
     return switch (response) {
       case Response.Ok<RepositorySnapshot> ok ->
           apply(
@@ -93,7 +93,7 @@ final class Puller {
     List<String> conflicts = new ArrayList<>();
     List<String> refusedNow = new ArrayList<>();
     Map<String, String> serverChecksums = new HashMap<>();
-    ledger.refused.clear();
+    ledger.refusalsCleared();
     for (Map.Entry<String, String> entry : entries.entrySet()) {
       String key = entry.getKey();
       String content = entry.getValue();
@@ -101,19 +101,24 @@ final class Puller {
       serverChecksums.put(key, theirs);
       Optional<String> refusal = folder.refusal(key);
       if (refusal.isPresent()) {
-        ledger.refused.put(key, refusal.get());
+        ledger.refused(key, refusal.get());
         refusedNow.add(key);
         continue;
       }
       if (content.getBytes(UTF_8).length > TeamFolder.MAX_FILE_BYTES) {
-        ledger.refused.put(key, "larger than " + TeamFolder.MAX_FILE_BYTES + " bytes");
+        ledger.refused(key, "larger than " + TeamFolder.MAX_FILE_BYTES + " bytes");
         refusedNow.add(key);
         continue;
       }
       String mine = local.checksumOf(key);
-      String base = ledger.synced.get(key);
+      String base = ledger.syncedChecksum(key).orElse(null);
       if (theirs.equals(mine)) {
-        ledger.synced.put(key, theirs);
+        ledger.agreed(key, theirs);
+        continue;
+      }
+      if (mine == null && theirs.equals(base) && !local.skipped().containsKey(key)) {
+        // Deleted here after it synced, and unchanged on the server: a local delete on its way
+        // (or held), never undone by a pull.
         continue;
       }
       if (mine != null && base != null && !mine.equals(base)) {
@@ -130,7 +135,7 @@ final class Puller {
         // Never synced, so no sign of a local edit: the server wins, as in the reference client,
         // but the local file is saved first so that nothing is lost.
         try {
-          savedCopy = saveAside(key, ledger.now());
+          savedCopy = saveAside(key, ledger.nowText());
         } catch (IOException e) {
           ledger.failed(
               "could not save the local copy of " + Display.key(key) + " aside: " + e.getMessage());
@@ -144,7 +149,7 @@ final class Puller {
         }
         Optional<String> writeRefusal = folder.write(key, content);
         if (writeRefusal.isPresent()) {
-          ledger.refused.put(key, writeRefusal.get());
+          ledger.refused(key, writeRefusal.get());
           refusedNow.add(key);
           continue;
         }
@@ -152,8 +157,8 @@ final class Puller {
         ledger.failed("could not write " + Display.key(key) + ": " + e.getMessage());
         continue;
       }
-      ledger.synced.put(key, theirs);
-      ledger.keptDeletions.remove(key);
+      ledger.agreed(key, theirs);
+      ledger.keptDeletionOver(key);
       if (savedCopy != null) {
         ledger.replaced(key, theirs, mine, savedCopy);
         conflicts.add(key);
@@ -166,38 +171,37 @@ final class Puller {
         continue;
       }
       String mine = local.checksumOf(key);
-      String base = ledger.synced.remove(key);
+      String base = ledger.forgetSynced(key).orElse(null);
+      ledger.notMissing(key);
       if (mine == null) {
-        ledger.keptDeletions.remove(key);
+        ledger.keptDeletionOver(key);
         continue;
       }
       if (mine.equals(tombstone.getValue()) || mine.equals(base)) {
         try {
           if (folder.deleteIfUnchanged(key, mine)) {
             deleted++;
-            ledger.keptDeletions.remove(key);
-            LOG.info(ledger.repo + ": deleted " + Display.key(key) + " (deleted on the server)");
+            ledger.keptDeletionOver(key);
+            LOG.info(ledger.repo() + ": deleted " + Display.key(key) + " (deleted on the server)");
             continue;
           }
         } catch (IOException e) {
           ledger.failed("could not delete " + Display.key(key) + ": " + e.getMessage());
         }
       }
-      SyncState.KeptDeletion kept = ledger.keptDeletions.get(key);
+      SyncState.KeptDeletion kept = ledger.keptDeletion(key).orElse(null);
       if (kept == null || !kept.localChecksum().equals(mine)) {
-        ledger.keptDeletions.put(
-            key, new SyncState.KeptDeletion(tombstone.getValue(), mine, ledger.now()));
+        ledger.keptDeletion(
+            key, new SyncState.KeptDeletion(tombstone.getValue(), mine, ledger.nowText()));
         LOG.warning(
-            ledger.repo
+            ledger.repo()
                 + ": "
                 + Display.key(key)
                 + " was deleted on the server but is modified here; kept (an edit pushes it again)");
       }
     }
-    ledger.server.clear();
-    ledger.server.putAll(serverChecksums);
-    ledger.repositoryChecksum = repositoryChecksum;
-    ledger.lastPullAt = ledger.now();
+    ledger.serverHolds(serverChecksums, repositoryChecksum);
+    ledger.pulled();
     return new PullOutcome.Pulled(written, deleted, conflicts, refusedNow);
   }
 }

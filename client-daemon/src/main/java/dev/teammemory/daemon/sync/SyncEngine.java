@@ -8,6 +8,7 @@ import dev.teammemory.daemon.watch.DebouncedWatcher;
 import dev.teammemory.daemon.watch.TreeWatcher;
 import dev.teammemory.protocol.Checksums;
 import dev.teammemory.protocol.HashesView;
+import dev.teammemory.protocol.MemoryStoreLocation;
 import dev.teammemory.protocol.client.Response;
 import dev.teammemory.protocol.client.TeamMemoryClient;
 import java.io.IOException;
@@ -79,6 +80,7 @@ public final class SyncEngine implements AutoCloseable {
   private TreeWatcher watcher;
   private Thread feed;
   private ScheduledFuture<?> retry;
+  private ScheduledFuture<?> deleteCheck;
 
   private SyncEngine(
       SyncTarget target,
@@ -187,7 +189,7 @@ public final class SyncEngine implements AutoCloseable {
             () -> {
               PullOutcome pulled = pull(false);
               PushOutcome pushed = push();
-              if (ledger.pullWanted) {
+              if (ledger.pullWanted()) {
                 pull(false);
               }
               return new SyncReport(pulled, pushed, state);
@@ -258,6 +260,7 @@ public final class SyncEngine implements AutoCloseable {
   // ---- on the sync thread -------------------------------------------------------------------
 
   private void startUp() {
+    learnStore();
     PullOutcome outcome = pull(false);
     switch (outcome) {
       case PullOutcome.Pulled pulled -> {
@@ -279,9 +282,10 @@ public final class SyncEngine implements AutoCloseable {
   }
 
   private void changed(Set<Path> paths) {
-    if (ledger.blockedReason != null) {
-      LOG.info(target.repo() + ": a file changed, trying again after: " + ledger.blockedReason);
-      ledger.blockedReason = null;
+    if (ledger.blockedReason().isPresent()) {
+      LOG.info(
+          target.repo() + ": a file changed, trying again after: " + ledger.blockedReason().get());
+      ledger.unblock();
       tokenWhenBlocked = Optional.empty();
     }
     push();
@@ -319,7 +323,7 @@ public final class SyncEngine implements AutoCloseable {
                   + ": refused the server's key "
                   + Display.key(key)
                   + ": "
-                  + ledger.refused.get(key));
+                  + ledger.refusal(key).orElse(""));
         }
       }
       case PullOutcome.Unchanged unchanged -> {}
@@ -328,16 +332,20 @@ public final class SyncEngine implements AutoCloseable {
       case PullOutcome.NoAccess noAccess -> block(noAccess.reason());
       case PullOutcome.Failed failed -> ledger.failed(failed.reason());
     }
-    ledger.pullWanted = false;
+    ledger.pullDone();
     save();
     return outcome;
   }
 
   private PushOutcome push() {
     cancelRetry();
+    if (DeleteConfirmation.take(target.stateDir()) && ledger.deleteHold().isPresent()) {
+      LOG.info(target.repo() + ": deletes confirmed; sending the held deletes");
+      ledger.releaseHold();
+    }
     PushOutcome outcome;
     try {
-      outcome = pusher.push(ledger, this::save);
+      outcome = pusher.push(ledger, settings.deleteDelay(), this::save);
     } catch (RuntimeException e) {
       LOG.log(Level.SEVERE, target.repo() + ": the push failed unexpectedly: " + e, e);
       outcome = new PushOutcome.Rejected("unexpected " + e.getClass().getSimpleName());
@@ -366,10 +374,15 @@ public final class SyncEngine implements AutoCloseable {
                 + " to push: "
                 + offline.reason()
                 + " (retrying, "
-                + ledger.pending.size()
+                + ledger.pendingCount()
                 + " change(s) pending)");
         LOG.warning(
-            target.repo() + ": " + ledger.lastError + "; next try in " + delay.toMillis() + " ms");
+            target.repo()
+                + ": "
+                + ledger.lastError().orElse("")
+                + "; next try in "
+                + delay.toMillis()
+                + " ms");
         scheduleRetry(delay, this::push);
       }
       case PushOutcome.Rejected rejected -> {
@@ -379,18 +392,18 @@ public final class SyncEngine implements AutoCloseable {
       case PushOutcome.NoAccess noAccess -> block(noAccess.reason());
     }
     save();
-    if (ledger.pullWanted && !closed) {
+    if (ledger.pullWanted() && !closed) {
       pull(false);
     }
+    scheduleDeleteCheck();
     return outcome;
   }
 
   private void block(String reason) {
-    ledger.failed(reason);
-    if (!reason.equals(ledger.blockedReason)) {
+    if (!ledger.blockedReason().equals(Optional.of(reason))) {
       LOG.warning(target.repo() + ": pushing stopped until you act: " + reason);
     }
-    ledger.blockedReason = reason;
+    ledger.block(reason);
     tokenWhenBlocked = Optional.of(fingerprint(tokens.token()));
   }
 
@@ -405,6 +418,42 @@ public final class SyncEngine implements AutoCloseable {
     }
     cancelRetry();
     retry = worker.schedule(task, delay.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * Missing files are deleted on a second scan at least the delete delay later, and a held delete
+   * waits for the confirmation file; either way the sync thread looks again without a file event.
+   */
+  private void scheduleDeleteCheck() {
+    if (closed || feed == null || state.missingSince().isEmpty()) {
+      return;
+    }
+    if (deleteCheck != null && !deleteCheck.isDone()) {
+      return;
+    }
+    Duration delay =
+        state.heldDeletes().isPresent() && !state.heldDeletes().get().released()
+            ? settings.pollInterval()
+            : settings.deleteDelay();
+    deleteCheck =
+        worker.schedule(
+            () -> {
+              deleteCheck = null;
+              push();
+            },
+            Math.max(1, delay.toMillis()),
+            TimeUnit.MILLISECONDS);
+  }
+
+  /** Asks where the repository's memory store is served, for {@code tmem status}. */
+  private void learnStore() {
+    switch (client.memoryStore(target.repo())) {
+      case Response.Ok<MemoryStoreLocation> ok -> ledger.storeIs(Optional.of(ok.body().path()));
+      case Response.NotFound<MemoryStoreLocation> none -> ledger.storeIs(Optional.empty());
+      default -> {
+        // Unknown for now (offline, no access): keep what we knew.
+      }
+    }
   }
 
   private void cancelRetry() {
@@ -478,7 +527,7 @@ public final class SyncEngine implements AutoCloseable {
       onWorker(
           () -> {
             LOG.info(target.repo() + ": the token changed; trying again");
-            ledger.blockedReason = null;
+            ledger.unblock();
             if (startedUp) {
               push();
             } else {

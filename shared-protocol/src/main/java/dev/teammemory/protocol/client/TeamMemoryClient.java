@@ -14,6 +14,7 @@ import dev.teammemory.protocol.ETags;
 import dev.teammemory.protocol.EntryHistory;
 import dev.teammemory.protocol.ErrorEnvelope;
 import dev.teammemory.protocol.HashesView;
+import dev.teammemory.protocol.MemoryStoreLocation;
 import dev.teammemory.protocol.ProtocolJson;
 import dev.teammemory.protocol.PutResponse;
 import dev.teammemory.protocol.RepositorySnapshot;
@@ -161,6 +162,32 @@ public final class TeamMemoryClient implements AutoCloseable {
     Request.Builder request = authorized(url).delete();
     ifMatchChecksum.ifPresent(checksum -> request.header("If-Match", ETags.quote(checksum)));
     return execute(http, request.build(), DeleteResponse.class);
+  }
+
+  /**
+   * {@code DELETE ?key=k&expected_checksum=…} (an extension): deletes the key only while it still
+   * has {@code expectedChecksum}; a teammate's newer content answers {@link Response.Conflict} and
+   * stays. A key already deleted answers {@link Response.Ok}.
+   */
+  public Response<DeleteResponse> deleteExpecting(
+      String repo, String key, String expectedChecksum) {
+    requireNonNull(key, "key is null");
+    requireNonNull(expectedChecksum, "expectedChecksum is null");
+    HttpUrl url =
+        memoryUrl(repo)
+            .addQueryParameter("key", key)
+            .addQueryParameter("expected_checksum", expectedChecksum)
+            .build();
+    return execute(http, authorized(url).delete().build(), DeleteResponse.class);
+  }
+
+  /**
+   * Where the repository's memory store is served (an extension); {@link Response.NotFound} when
+   * the repository has none or the server has no Memory Stores API.
+   */
+  public Response<MemoryStoreLocation> memoryStore(String repo) {
+    HttpUrl url = memoryUrl(repo).addPathSegment("store").build();
+    return execute(http, authorized(url).get().build(), MemoryStoreLocation.class);
   }
 
   /**
