@@ -3,6 +3,7 @@ package dev.teammemory.daemon.cli;
 import dev.teammemory.daemon.command.ExitCode;
 import dev.teammemory.daemon.command.ProjectOptions;
 import dev.teammemory.daemon.command.UserError;
+import dev.teammemory.daemon.home.Environment;
 import dev.teammemory.daemon.home.StateHome;
 import dev.teammemory.daemon.login.ServerConnection;
 import dev.teammemory.daemon.login.StoredLogin;
@@ -302,15 +303,23 @@ public final class TeamCommand implements Runnable {
         "the synced files went at once, the daemon deletes nothing on the server until you run",
         "this (see `tmem status`)."
       })
-  static final class ConfirmDeletes implements Callable<Integer> {
+  public static final class ConfirmDeletes implements Callable<Integer> {
     @Spec CommandSpec spec;
     @Mixin ProjectOptions projects;
+    private final Environment environment;
+
+    public ConfirmDeletes() {
+      this(Environment.system());
+    }
+
+    public ConfirmDeletes(Environment environment) {
+      this.environment = environment;
+    }
 
     @Override
     public Integer call() throws IOException {
-      Map<String, String> environment = System.getenv();
       Path stateHome = StateHome.of(environment);
-      String serverUrl = ServerConnection.fromEnvironment(environment).serverUrl();
+      String serverUrl = ServerConnection.fromEnvironment(environment.variables()).serverUrl();
       PrintWriter out = spec.commandLine().getOut();
       for (Project project : projects.select(stateHome)) {
         SyncTarget target = SyncTarget.of(serverUrl, project, stateHome);

@@ -257,6 +257,9 @@ final class SyncLedger {
     synced.remove(key);
     missingSince.remove(key);
     pending.remove(key);
+    if (missingSince.isEmpty()) {
+      deleteHold = null;
+    }
   }
 
   void hold(String reason, List<String> keys) {
