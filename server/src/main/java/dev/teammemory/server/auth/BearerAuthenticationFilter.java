@@ -1,5 +1,7 @@
 package dev.teammemory.server.auth;
 
+import dev.teammemory.server.errors.ApiException;
+import dev.teammemory.server.errors.ErrorResponses;
 import dev.teammemory.server.logging.RequestLog;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -16,6 +18,9 @@ import org.jboss.resteasy.reactive.server.ServerRequestFilter;
  */
 final class BearerAuthenticationFilter {
 
+  /** The header older Anthropic SDKs send their key in; accepted under {@code /v1/} only. */
+  static final String API_KEY = "x-api-key";
+
   private final Authentication authentication;
   private final CurrentCaller currentCaller;
 
@@ -30,10 +35,44 @@ final class BearerAuthenticationFilter {
     if (request.getUriInfo().getPath().startsWith(AuthConfigResource.PATH)) {
       return Uni.createFrom().voidItem();
     }
+    String authorization = request.getHeaderString(HttpHeaders.AUTHORIZATION);
+    if (ErrorResponses.isMemoryStoresApi(request.getUriInfo())) {
+      try {
+        authorization = memoryStoresAuthorization(authorization, request.getHeaderString(API_KEY));
+      } catch (ApiException refused) {
+        return Uni.createFrom().failure(refused);
+      }
+    }
     return authentication
-        .authenticate(request.getHeaderString(HttpHeaders.AUTHORIZATION))
+        .authenticate(authorization)
         .invoke(currentCaller::set)
         .invoke(authenticated -> RequestLog.user(authenticated.caller().user()))
         .replaceWithVoid();
+  }
+
+  /**
+   * The Memory Stores API's SDKs send the key as {@code Authorization: Bearer} (newer) or {@code
+   * x-api-key} (older); both carry our tokens. Two headers that name different keys are refused
+   * rather than one of them picked, so that a client never acts as someone it did not mean to be.
+   */
+  private static String memoryStoresAuthorization(String authorization, String apiKey) {
+    if (apiKey == null || apiKey.isBlank()) {
+      return authorization;
+    }
+    String key = apiKey.strip();
+    if (authorization == null || authorization.isBlank()) {
+      return "Bearer " + key;
+    }
+    String header = authorization.strip();
+    int space = header.indexOf(' ');
+    boolean same =
+        space > 0
+            && header.substring(0, space).equalsIgnoreCase("Bearer")
+            && header.substring(space + 1).strip().equals(key);
+    if (!same) {
+      throw Authentication.unauthorized(
+          "the Authorization and x-api-key headers carry different keys; send one of them");
+    }
+    return authorization;
   }
 }

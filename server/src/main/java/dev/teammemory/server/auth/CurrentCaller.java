@@ -1,6 +1,7 @@
 package dev.teammemory.server.auth;
 
 import jakarta.enterprise.context.RequestScoped;
+import java.util.List;
 
 /** The caller of the request being served, set by {@link BearerAuthenticationFilter}. */
 @RequestScoped
@@ -20,6 +21,11 @@ public class CurrentCaller {
   /** What the caller may do with the repository. */
   Permission permission(RepositorySlug repository) {
     return authenticated().access().permission(repository);
+  }
+
+  /** Which of the candidates the caller may read. */
+  List<RepositorySlug> readable(List<RepositorySlug> candidates) {
+    return authenticated().access().readable(candidates);
   }
 
   private Authenticated authenticated() {

@@ -3,7 +3,10 @@ package dev.teammemory.server.auth;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Instant;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -42,7 +45,35 @@ class GitHubAccess {
 
   /** The access of the GitHub user the token belongs to; the token stays in here. */
   RepositoryAccess of(Caller caller, String token) {
-    return repository -> permission(caller, token, repository);
+    return new RepositoryAccess() {
+      @Override
+      public Permission permission(RepositorySlug repository) {
+        return GitHubAccess.this.permission(caller, token, repository);
+      }
+
+      @Override
+      public List<RepositorySlug> readable(List<RepositorySlug> candidates) {
+        Set<String> readable = GitHubAccess.this.readable(caller, token);
+        return candidates.stream().filter(slug -> readable.contains(slug.key())).toList();
+      }
+    };
+  }
+
+  /**
+   * The keys of the repositories the user may read: from the cache while GitHub's listing of them
+   * ({@code GET /user/repos}) is fresh, else listed again and cached, each repository as if it had
+   * been asked about alone.
+   */
+  private Set<String> readable(Caller caller, String token) {
+    Instant now = Instant.now();
+    if (cache.listingFresh(caller, now)) {
+      metrics.permissionLookup(true);
+      return cache.readableKeys(caller, now);
+    }
+    metrics.permissionLookup(false);
+    Map<RepositorySlug, Permission> listed = repositories.readable(token);
+    cache.rememberListing(caller, listed, now, config.cacheTtl());
+    return cache.readableKeys(caller, now);
   }
 
   private Permission permission(Caller caller, String token, RepositorySlug repository) {

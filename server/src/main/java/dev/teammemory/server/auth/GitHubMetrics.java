@@ -7,18 +7,19 @@ import jakarta.inject.Inject;
 
 /**
  * What GitHub costs and how it answers, on {@code /q/metrics}: {@code tmem_github_calls_total} by
- * {@code endpoint} ({@code user}, {@code repository}) and {@code outcome} ({@code ok}; {@code
- * refused}: GitHub answered that the token or user may not; {@code unavailable}: it did not answer,
- * failed, or its rate limit is spent), {@code tmem_github_token_checks_total} (every GitHub token
- * verified; those that did not become a {@code user} call were answered by the token cache) and
- * {@code tmem_github_permission_lookups_total} by {@code result} ({@code hit} in {@code
- * repo_access}, or {@code miss}, which asks GitHub).
+ * {@code endpoint} ({@code user}, {@code repository}, {@code repositories}: the user's listing) and
+ * {@code outcome} ({@code ok}; {@code refused}: GitHub answered that the token or user may not;
+ * {@code unavailable}: it did not answer, failed, or its rate limit is spent), {@code
+ * tmem_github_token_checks_total} (every GitHub token verified; those that did not become a {@code
+ * user} call were answered by the token cache) and {@code tmem_github_permission_lookups_total} by
+ * {@code result} ({@code hit} in {@code repo_access}, or {@code miss}, which asks GitHub).
  */
 @ApplicationScoped
 class GitHubMetrics {
 
   static final String USER = "user";
   static final String REPOSITORY = "repository";
+  static final String REPOSITORIES = "repositories";
   static final String OK = "ok";
   static final String REFUSED = "refused";
   static final String UNAVAILABLE = "unavailable";

@@ -12,6 +12,8 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import org.jboss.logging.Logger;
 
 /**
@@ -24,6 +26,9 @@ import org.jboss.logging.Logger;
 class GitHubRepositories {
 
   private static final Logger LOG = Logger.getLogger(GitHubRepositories.class);
+
+  /** At most this many pages of 100 repositories are listed for one user. */
+  private static final int MAX_LISTING_PAGES = 50;
 
   private final GitHubConfig config;
   private final ObjectMapper json;
@@ -82,6 +87,98 @@ class GitHubRepositories {
     };
   }
 
+  /**
+   * Every repository the token's user can see, with its permission, from GitHub's {@code GET
+   * /user/repos} (the user's own, collaborations and organisation memberships), page after page as
+   * its {@code Link: rel="next"} leads.
+   *
+   * @throws ApiException {@code 401} when GitHub rejects the token, {@code 503} when it cannot
+   *     answer
+   */
+  Map<RepositorySlug, Permission> readable(String token) {
+    Map<RepositorySlug, Permission> listed = new LinkedHashMap<>();
+    URI next = URI.create(config.apiBase() + "/user/repos?per_page=100");
+    for (int page = 0; next != null && page < MAX_LISTING_PAGES; page++) {
+      HttpResponse<byte[]> response = send(next, token, "the list of your repositories");
+      switch (response.statusCode()) {
+        case 200 -> {}
+        case 401 -> {
+          metrics.call(GitHubMetrics.REPOSITORIES, GitHubMetrics.REFUSED);
+          throw Authentication.unauthorized(
+              "GitHub no longer accepts your token (run 'tmem login' again)");
+        }
+        default -> {
+          metrics.call(GitHubMetrics.REPOSITORIES, GitHubMetrics.UNAVAILABLE);
+          LOG.warnf(
+              "GitHub answered %d when asked for a user's repositories", response.statusCode());
+          throw GitHubFailures.unavailable(
+              "GitHub could not list your repositories (it answered "
+                  + response.statusCode()
+                  + ")");
+        }
+      }
+      JsonNode repositories;
+      try {
+        repositories = json.readTree(response.body());
+      } catch (IOException e) {
+        metrics.call(GitHubMetrics.REPOSITORIES, GitHubMetrics.UNAVAILABLE);
+        throw GitHubFailures.unavailable("GitHub gave an unreadable list of your repositories");
+      }
+      metrics.call(GitHubMetrics.REPOSITORIES, GitHubMetrics.OK);
+      for (JsonNode repository : repositories) {
+        RepositorySlug.parse(repository.path("full_name").asText(""))
+            .ifPresent(slug -> listed.put(slug, permissionOf(repository.path("permissions"))));
+      }
+      next = nextPage(response.headers().firstValue("Link").orElse(""));
+    }
+    return listed;
+  }
+
+  /** The {@code rel="next"} target of a {@code Link} header, or null on the last page. */
+  static URI nextPage(String link) {
+    for (String part : link.split(",")) {
+      String[] pieces = part.split(";");
+      boolean isNext = false;
+      for (int i = 1; i < pieces.length; i++) {
+        isNext |= pieces[i].strip().replace(" ", "").equals("rel=\"next\"");
+      }
+      String target = pieces[0].strip();
+      if (isNext && target.startsWith("<") && target.endsWith(">")) {
+        return URI.create(target.substring(1, target.length() - 1));
+      }
+    }
+    return null;
+  }
+
+  private static Permission permissionOf(JsonNode permissions) {
+    if (permissions.path("push").asBoolean(false)) {
+      return Permission.WRITE;
+    }
+    return permissions.path("pull").asBoolean(false) ? Permission.READ : Permission.NONE;
+  }
+
+  private HttpResponse<byte[]> send(URI uri, String token, String what) {
+    HttpRequest request =
+        HttpRequest.newBuilder(uri)
+            .timeout(config.timeout())
+            .header("Accept", "application/vnd.github+json")
+            .header("X-GitHub-Api-Version", "2022-11-28")
+            .header("User-Agent", "team-memory-server")
+            .header("Authorization", "Bearer " + token)
+            .GET()
+            .build();
+    try {
+      return http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+    } catch (IOException e) {
+      metrics.call(GitHubMetrics.REPOSITORIES, GitHubMetrics.UNAVAILABLE);
+      LOG.warnf("GitHub could not be asked for %s: %s", what, GitHubFailures.describe(e));
+      throw GitHubFailures.unavailable("GitHub could not be reached for " + what);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw GitHubFailures.unavailable("asking GitHub for " + what + " was interrupted");
+    }
+  }
+
   private Permission refused(Permission permission) {
     metrics.call(GitHubMetrics.REPOSITORY, GitHubMetrics.REFUSED);
     return permission;
@@ -97,10 +194,7 @@ class GitHubRepositories {
       throw GitHubFailures.unavailable("GitHub gave an unreadable answer about your access");
     }
     metrics.call(GitHubMetrics.REPOSITORY, GitHubMetrics.OK);
-    if (permissions.path("push").asBoolean(false)) {
-      return Permission.WRITE;
-    }
-    return permissions.path("pull").asBoolean(false) ? Permission.READ : Permission.NONE;
+    return permissionOf(permissions);
   }
 
   /**

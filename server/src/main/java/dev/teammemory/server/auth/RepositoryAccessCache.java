@@ -6,7 +6,11 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * Permissions a remote identity provider reported, cached in PostgreSQL ({@code repo_access}) so
@@ -55,9 +59,58 @@ class RepositoryAccessCache {
         .executeUpdate();
   }
 
+  /** Whether the caller's whole listing of readable repositories is cached and fresh. */
+  @Transactional
+  boolean listingFresh(Caller caller, Instant now) {
+    return !RepoAccess.getEntityManager()
+        .createNativeQuery("SELECT 1 FROM repo_listing WHERE user_id = ?1 AND expires_at > ?2")
+        .setParameter(1, caller.id())
+        .setParameter(2, now)
+        .getResultList()
+        .isEmpty();
+  }
+
+  /** The keys of the repositories the caller may read, as far as the cache knows now. */
+  @Transactional
+  Set<String> readableKeys(Caller caller, Instant now) {
+    List<RepoAccess> rows =
+        RepoAccess.list(
+            "id.userId = ?1 and permission <> ?2 and expiresAt > ?3",
+            caller.id(),
+            Permission.NONE,
+            now);
+    return rows.stream().map(row -> row.id.slugKey()).collect(Collectors.toSet());
+  }
+
+  /**
+   * Caches a whole listing of the caller's repositories (each one as {@link #remember} would) and
+   * that the listing was made, for {@code lifetime}.
+   */
+  @Transactional
+  void rememberListing(
+      Caller caller, Map<RepositorySlug, Permission> listed, Instant now, Duration lifetime) {
+    listed.forEach(
+        (repository, permission) -> remember(caller, repository, permission, now, lifetime));
+    RepoAccess.getEntityManager()
+        .createNativeQuery(
+            """
+            INSERT INTO repo_listing (user_id, checked_at, expires_at) VALUES (?1, ?2, ?3)
+            ON CONFLICT (user_id) DO UPDATE
+              SET checked_at = EXCLUDED.checked_at, expires_at = EXCLUDED.expires_at
+            """)
+        .setParameter(1, caller.id())
+        .setParameter(2, now)
+        .setParameter(3, now.plus(lifetime))
+        .executeUpdate();
+  }
+
   /** Deletes every expired row; returns how many. */
   @Transactional
   long expire(Instant now) {
+    RepoAccess.getEntityManager()
+        .createNativeQuery("DELETE FROM repo_listing WHERE expires_at <= ?1")
+        .setParameter(1, now)
+        .executeUpdate();
     return RepoAccess.delete("expiresAt <= ?1", now);
   }
 }

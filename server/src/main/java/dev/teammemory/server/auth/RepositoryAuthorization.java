@@ -5,6 +5,7 @@ import dev.teammemory.server.errors.ApiException;
 import dev.teammemory.server.logging.RequestLog;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.util.List;
 import java.util.Map;
 import org.jboss.logging.Logger;
 
@@ -53,6 +54,25 @@ public class RepositoryAuthorization {
               + "; writing needs write (push) access");
     }
     return new AuthorizedRepository(caller, slug);
+  }
+
+  /** The current caller. */
+  public Caller caller() {
+    return currentCaller.get();
+  }
+
+  /**
+   * What the current caller may do with a repository known to exist (a memory store's), which the
+   * request is now about.
+   */
+  public Permission permission(RepositorySlug slug) {
+    RequestLog.repository(slug.toString());
+    return currentCaller.permission(slug);
+  }
+
+  /** Which of the candidates the current caller may read, in their order. */
+  public List<RepositorySlug> readable(List<RepositorySlug> candidates) {
+    return currentCaller.readable(candidates);
   }
 
   private static void requireRead(Caller caller, RepositorySlug slug, Permission permission) {

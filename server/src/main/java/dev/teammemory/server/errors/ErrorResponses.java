@@ -2,6 +2,7 @@ package dev.teammemory.server.errors;
 
 import dev.teammemory.protocol.ErrorCodes;
 import dev.teammemory.protocol.ErrorEnvelope;
+import dev.teammemory.server.logging.RequestLog;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.NotAllowedException;
@@ -23,6 +24,9 @@ public final class ErrorResponses {
 
   private static final Logger LOG = Logger.getLogger(ErrorResponses.class);
 
+  /** Where the Memory Stores API lives. */
+  public static final String MEMORY_STORES_ROOT = "/v1";
+
   private final MeterRegistry registry;
 
   @Inject
@@ -31,7 +35,39 @@ public final class ErrorResponses {
   }
 
   @ServerExceptionMapper
-  Response refused(ApiException exception) {
+  Response refused(ApiException exception, UriInfo uri) {
+    if (isMemoryStoresApi(uri)) {
+      return storeApiRefusal(StoreApiException.of(exception));
+    }
+    return refused(exception);
+  }
+
+  private Response refusedAt(UriInfo uri, ApiException exception) {
+    return refused(exception, uri);
+  }
+
+  /** A Memory Stores API refusal, in that API's envelope. */
+  @ServerExceptionMapper
+  Response storeApiRefusal(StoreApiException exception) {
+    registry.counter("tmem.rejections", "error_code", exception.type()).increment();
+    Response.ResponseBuilder response =
+        Response.status(exception.status())
+            .type(MediaType.APPLICATION_JSON_TYPE)
+            .entity(exception.body(RequestLog.requestId()));
+    exception.headers().forEach(response::header);
+    return response.build();
+  }
+
+  /**
+   * Whether the request is one of the Memory Stores API ({@code /v1/…}), whose clients read every
+   * error in that API's envelope; {@code team_memory} keeps its own.
+   */
+  public static boolean isMemoryStoresApi(UriInfo uri) {
+    String path = uri.getPath();
+    return path.equals(MEMORY_STORES_ROOT) || path.startsWith(MEMORY_STORES_ROOT + "/");
+  }
+
+  private Response refused(ApiException exception) {
     registry.counter("tmem.rejections", "error_code", exception.errorCode()).increment();
     Response.ResponseBuilder response =
         Response.status(exception.status())
@@ -43,8 +79,8 @@ public final class ErrorResponses {
 
   @ServerExceptionMapper
   Response unknownPath(NotFoundException exception, UriInfo uri) {
-    return refused(
-        ApiException.of(404, ErrorCodes.NOT_FOUND, "no such endpoint: " + uri.getPath()));
+    return refusedAt(
+        uri, ApiException.of(404, ErrorCodes.NOT_FOUND, "no such endpoint: " + uri.getPath()));
   }
 
   @ServerExceptionMapper
@@ -57,7 +93,7 @@ public final class ErrorResponses {
             "this method is not allowed on "
                 + uri.getPath()
                 + (allowed == null ? "" : " (allowed: " + allowed + ")"));
-    Response response = refused(refusal);
+    Response response = refusedAt(uri, refusal);
     return allowed == null
         ? response
         : Response.fromResponse(response).header(HttpHeaders.ALLOW, allowed).build();
@@ -65,10 +101,10 @@ public final class ErrorResponses {
 
   /** Whatever else the HTTP layer refuses (406, 415, …): its status, in our envelope. */
   @ServerExceptionMapper
-  Response otherHttpError(WebApplicationException exception) {
+  Response otherHttpError(WebApplicationException exception, UriInfo uri) {
     int status = exception.getResponse().getStatus();
     if (status >= 500) {
-      return unexpected(exception);
+      return unexpected(exception, uri);
     }
     String code =
         switch (status) {
@@ -78,14 +114,21 @@ public final class ErrorResponses {
           case 415 -> ErrorCodes.UNSUPPORTED_MEDIA_TYPE;
           default -> ErrorCodes.INVALID_PARAMETER;
         };
-    return refused(ApiException.of(status, code, "request refused: " + reasonOf(status)));
+    return refusedAt(uri, ApiException.of(status, code, "request refused: " + reasonOf(status)));
   }
 
   @ServerExceptionMapper
-  Response unexpected(Throwable exception) {
+  Response unexpected(Throwable exception, UriInfo uri) {
     // Logged with its stack trace for the operator; the client learns only that it failed. Our
     // exception messages never carry content or tokens (house rule), and SQL is parameterised.
     LOG.error("unexpected failure while serving a request", exception);
+    if (isMemoryStoresApi(uri)) {
+      return storeApiRefusal(
+          new StoreApiException(
+              500,
+              StoreApiException.API_ERROR,
+              "the server failed to handle this request; the failure is logged on the server"));
+    }
     registry.counter("tmem.rejections", "error_code", ErrorCodes.INTERNAL).increment();
     return Response.status(500)
         .type(MediaType.APPLICATION_JSON_TYPE)

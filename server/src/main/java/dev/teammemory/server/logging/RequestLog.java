@@ -46,6 +46,12 @@ public class RequestLog {
     MDC.put(REPOSITORY, repository);
   }
 
+  /** The id of the request being served (sent back in {@code X-Request-Id}); null outside one. */
+  public static String requestId() {
+    Object id = MDC.get(REQUEST_ID);
+    return id == null ? null : id.toString();
+  }
+
   void route(@Observes Router router) {
     router.route().order(Integer.MIN_VALUE).handler(this::begin);
   }

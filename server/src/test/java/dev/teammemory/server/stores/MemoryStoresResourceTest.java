@@ -1,0 +1,335 @@
+package dev.teammemory.server.stores;
+
+import static dev.teammemory.server.TestRepositories.PATH;
+import static dev.teammemory.server.TestRepositories.READER;
+import static dev.teammemory.server.TestRepositories.WIDGETS_READER;
+import static dev.teammemory.server.TestRepositories.WRITER;
+import static dev.teammemory.server.TestRepositories.as;
+import static dev.teammemory.server.TestRepositories.entries;
+import static dev.teammemory.server.TestRepositories.fresh;
+import static dev.teammemory.server.TestRepositories.put;
+import static dev.teammemory.server.stores.StoreApi.STORES;
+import static dev.teammemory.server.stores.StoreApi.assertError;
+import static dev.teammemory.server.stores.StoreApi.createMemory;
+import static dev.teammemory.server.stores.StoreApi.memories;
+import static dev.teammemory.server.stores.StoreApi.storeOf;
+import static dev.teammemory.server.stores.StoreApi.v1;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.teammemory.protocol.Checksums;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+@QuarkusTest
+class MemoryStoresResourceTest {
+
+  @Test
+  void createBindsTheStoreToMetadataRepoAndAnswersTheStoreShape() {
+    String repo = fresh("store-create");
+
+    JsonPath created =
+        v1(WRITER)
+            .body(
+                Map.of(
+                    "name",
+                    "Team notes",
+                    "description",
+                    "what we learned",
+                    "metadata",
+                    Map.of("repo", repo, "team", "core")))
+            .post(STORES)
+            .then()
+            .statusCode(200)
+            .extract()
+            .jsonPath();
+
+    assertThat(created.getString("type")).isEqualTo("memory_store");
+    assertThat(created.getString("id")).matches("memstore_[0-9a-f]{32}");
+    assertThat(created.getString("name")).isEqualTo("Team notes");
+    assertThat(created.getString("description")).isEqualTo("what we learned");
+    assertThat(created.getMap("metadata")).isEqualTo(Map.of("repo", repo, "team", "core"));
+    assertThat(created.getString("created_at")).endsWith("Z");
+    assertThat(created.getString("updated_at")).isEqualTo(created.getString("created_at"));
+    assertThat(created.getMap("$")).containsEntry("archived_at", null);
+    // For team_memory, a created but empty store is a never-written repository.
+    as(WRITER).queryParam("repo", repo).get(PATH).then().statusCode(404);
+    assertThat(
+            as(WRITER)
+                .queryParam("repo", repo)
+                .get(PATH + "/store")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getString("id"))
+        .isEqualTo(created.getString("id"));
+  }
+
+  @Test
+  void createWithTheSlugAsNameNeedsNoMetadataAndIsIdempotentWhateverTheCase() {
+    String repo = fresh("store-slug");
+    JsonPath first =
+        v1(WRITER)
+            .body(Map.of("name", repo))
+            .post(STORES)
+            .then()
+            .statusCode(200)
+            .extract()
+            .jsonPath();
+    assertThat(first.getString("name")).isEqualTo(repo);
+    assertThat(first.getMap("metadata")).isEqualTo(Map.of("repo", repo));
+
+    JsonPath again =
+        v1(WRITER)
+            .body(Map.of("name", "other", "metadata", Map.of("repo", repo.toUpperCase())))
+            .post(STORES)
+            .then()
+            .statusCode(200)
+            .extract()
+            .jsonPath();
+
+    assertThat(again.getString("id")).isEqualTo(first.getString("id"));
+    assertThat(again.getString("name")).isEqualTo(repo);
+  }
+
+  @Test
+  void aRepositoryWrittenThroughTeamMemoryAlreadyHasItsStore() {
+    String repo = fresh("store-existing");
+    put(repo, entries("a.md", "one"));
+    String id = as(READER).queryParam("repo", repo).get(PATH + "/store").jsonPath().getString("id");
+
+    assertThat(storeOf(repo)).isEqualTo(id);
+  }
+
+  @Test
+  void createRefusesNamesThatBindNoRepositoryAndBadMembers() {
+    assertError(
+        v1(WRITER).body(Map.of("name", "notes")).post(STORES).then().extract(),
+        400,
+        "invalid_request_error");
+    assertError(
+        v1(WRITER)
+            .body(Map.of("name", "notes", "metadata", Map.of("repo", "no slug")))
+            .post(STORES)
+            .then()
+            .extract(),
+        400,
+        "invalid_request_error");
+    assertError(
+        v1(WRITER).body(Map.of("description", "x")).post(STORES).then().extract(),
+        400,
+        "invalid_request_error");
+    assertError(
+        v1(WRITER).body(Map.of("name", "")).post(STORES).then().extract(),
+        400,
+        "invalid_request_error");
+    assertError(
+        v1(WRITER).body(Map.of("name", "a/" + "b".repeat(300))).post(STORES).then().extract(),
+        400,
+        "invalid_request_error");
+    Map<String, String> tooMany = new HashMap<>();
+    for (int i = 0; i < 17; i++) {
+      tooMany.put("k" + i, "v");
+    }
+    assertError(
+        v1(WRITER)
+            .body(Map.of("name", fresh("meta"), "metadata", tooMany))
+            .post(STORES)
+            .then()
+            .extract(),
+        400,
+        "invalid_request_error");
+    assertError(
+        v1(WRITER).body("{\"name\":").post(STORES).then().extract(), 400, "invalid_request_error");
+    assertError(
+        v1(WRITER).body("[1,2]").post(STORES).then().extract(), 400, "invalid_request_error");
+  }
+
+  @Test
+  void creatingNeedsPushAndAnInvisibleRepositoryIsNotFound() {
+    assertError(
+        v1(READER).body(Map.of("name", fresh("read-only"))).post(STORES).then().extract(),
+        403,
+        "permission_error");
+    assertError(
+        v1(WIDGETS_READER).body(Map.of("name", fresh("hidden"))).post(STORES).then().extract(),
+        404,
+        "not_found_error");
+  }
+
+  @Test
+  void listShowsOnlyStoresTheCallerMayReadAndPagesThroughThem() {
+    String widgets = storeOf("acme/widgets");
+    String gadgets = storeOf("acme/gadgets");
+    storeOf(fresh("not-dave"));
+
+    List<String> ids = new ArrayList<>();
+    String page = null;
+    do {
+      var request = v1(WIDGETS_READER).queryParam("limit", 1);
+      if (page != null) {
+        request.queryParam("page", page);
+      }
+      JsonPath listed = request.get(STORES).then().statusCode(200).extract().jsonPath();
+      assertThat(listed.getList("data")).hasSizeLessThanOrEqualTo(1);
+      ids.addAll(listed.getList("data.id", String.class));
+      page = listed.getString("next_page");
+    } while (page != null);
+
+    assertThat(ids).containsExactlyInAnyOrder(widgets, gadgets);
+  }
+
+  @Test
+  void retrieveUpdateAndTheImmutableBinding() {
+    String repo = fresh("store-update");
+    String id = storeOf(repo);
+    String store = STORES + "/" + id;
+
+    JsonPath updated =
+        v1(WRITER)
+            .body(
+                "{\"description\":\"now described\",\"metadata\":{\"team\":\"core\",\"x\":\"1\"}}")
+            .post(store)
+            .then()
+            .statusCode(200)
+            .extract()
+            .jsonPath();
+    assertThat(updated.getString("description")).isEqualTo("now described");
+    assertThat(updated.getMap("metadata"))
+        .isEqualTo(Map.of("repo", repo, "team", "core", "x", "1"));
+
+    JsonPath removed =
+        v1(WRITER)
+            .body("{\"metadata\":{\"x\":null}}")
+            .post(store)
+            .then()
+            .statusCode(200)
+            .extract()
+            .jsonPath();
+    assertThat(removed.getMap("metadata")).isEqualTo(Map.of("repo", repo, "team", "core"));
+    assertThat(v1(READER).get(store).then().statusCode(200).extract().jsonPath().getMap("metadata"))
+        .isEqualTo(Map.of("repo", repo, "team", "core"));
+
+    assertError(
+        v1(WRITER).body(Map.of("name", "renamed")).post(store).then().extract(),
+        400,
+        "invalid_request_error");
+    assertError(
+        v1(WRITER)
+            .body(Map.of("metadata", Map.of("repo", "other/repo")))
+            .post(store)
+            .then()
+            .extract(),
+        400,
+        "invalid_request_error");
+    assertError(
+        v1(WRITER).body("{\"metadata\":{\"repo\":null}}").post(store).then().extract(),
+        400,
+        "invalid_request_error");
+    assertError(
+        v1(READER).body(Map.of("description", "x")).post(store).then().extract(),
+        403,
+        "permission_error");
+    assertError(v1(WIDGETS_READER).get(store).then().extract(), 404, "not_found_error");
+    assertError(v1(WRITER).get(STORES + "/memstore_nope").then().extract(), 404, "not_found_error");
+  }
+
+  @Test
+  void archivedStoreIsReadableButRefusesWritesThroughBothApis() {
+    String repo = fresh("store-archive");
+    String id = storeOf(repo);
+    createMemory(id, "/a.md", "one");
+
+    JsonPath archived =
+        v1(WRITER).post(STORES + "/" + id + "/archive").then().statusCode(200).extract().jsonPath();
+    assertThat(archived.getString("archived_at")).endsWith("Z");
+
+    JsonPath refused =
+        assertError(
+            v1(WRITER)
+                .body(Map.of("path", "/b.md", "content", "two"))
+                .post(memories(id))
+                .then()
+                .extract(),
+            400,
+            "invalid_request_error");
+    assertThat(refused.getString("error.message")).startsWith("cannot modify archived resource");
+    assertThat(
+            assertError(
+                    v1(WRITER)
+                        .body(Map.of("description", "x"))
+                        .post(STORES + "/" + id)
+                        .then()
+                        .extract(),
+                    400,
+                    "invalid_request_error")
+                .getString("error.message"))
+        .startsWith("cannot modify archived resource");
+    assertThat(
+            as(WRITER)
+                .queryParam("repo", repo)
+                .body(entries("b.md", "two"))
+                .put(PATH)
+                .then()
+                .statusCode(403)
+                .extract()
+                .jsonPath()
+                .getString("error.details.error_code"))
+        .isEqualTo("repository_archived");
+    assertThat(
+            v1(READER)
+                .get(memories(id))
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getList("data"))
+        .hasSize(1);
+
+    assertThat(v1(READER).get(STORES).jsonPath().getList("data.id", String.class))
+        .doesNotContain(id);
+    assertThat(
+            v1(READER)
+                .queryParam("include_archived", "true")
+                .get(STORES)
+                .jsonPath()
+                .getList("data.id", String.class))
+        .contains(id);
+  }
+
+  @Test
+  void deleteTombstonesEveryMemoryKeepsHistoryAndRetiresTheId() {
+    String repo = fresh("store-delete");
+    put(repo, entries("a.md", "one", "b/c.md", "two"));
+    String id = storeOf(repo);
+
+    JsonPath deleted =
+        v1(WRITER).delete(STORES + "/" + id).then().statusCode(200).extract().jsonPath();
+
+    assertThat(deleted.getMap("$")).isEqualTo(Map.of("id", id, "type", "memory_store_deleted"));
+    JsonPath full =
+        as(READER).queryParam("repo", repo).get(PATH).then().statusCode(200).extract().jsonPath();
+    assertThat(full.getMap("content.entries")).isEmpty();
+    assertThat(full.getMap("deletedKeys"))
+        .isEqualTo(
+            Map.of("a.md", Checksums.ofContent("one"), "b/c.md", Checksums.ofContent("two")));
+    assertThat(
+            as(READER)
+                .queryParam("repo", repo)
+                .queryParam("key", "a.md")
+                .get(PATH + "/history")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getList("versions.content", String.class))
+        .containsExactly("", "one");
+    assertError(v1(READER).get(STORES + "/" + id).then().extract(), 404, "not_found_error");
+    assertThat(storeOf(repo)).isNotEqualTo(id);
+  }
+}
