@@ -148,7 +148,7 @@ public final class StatusCommand implements Callable<Integer> {
         state.repo(),
         state.teamDir(),
         state.serverUrl(),
-        state.storePath(),
+        state.memoryStore().map(SyncState.StoreSync::path).orElse(null),
         daemon,
         state.lastPullAt(),
         state.lastPushAt(),

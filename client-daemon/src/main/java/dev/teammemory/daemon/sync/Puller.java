@@ -5,8 +5,12 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import dev.teammemory.daemon.files.AtomicFiles;
 import dev.teammemory.protocol.Checksums;
 import dev.teammemory.protocol.RepositorySnapshot;
+import dev.teammemory.protocol.VersionChanges;
+import dev.teammemory.protocol.client.MemoryStoreClient;
 import dev.teammemory.protocol.client.Response;
 import dev.teammemory.protocol.client.TeamMemoryClient;
+import dev.teammemory.protocol.store.MemoryPage;
+import dev.teammemory.protocol.store.StoredMemory;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,6 +18,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.TreeMap;
 import java.util.logging.Logger;
 
 /**
@@ -66,6 +72,95 @@ final class Puller {
     };
   }
 
+  /**
+   * Follows the repository by version when the server serves the Memory Stores API: reads only the
+   * memories the change feed names with a checksum the ledger does not know, then applies them and
+   * the deletes. A reset (or a ledger that never saw a version) reads the whole repository once and
+   * lists the memory ids.
+   */
+  PullOutcome pullChanges(SyncLedger ledger, VersionChanges changes) {
+    String storeId = ledger.storeId().orElseThrow();
+    MemoryStoreClient store = client.memoryStores();
+    if (changes.reset() || ledger.version() == 0) {
+      return pullWhole(ledger);
+    }
+    Map<String, String> contents = new TreeMap<>();
+    boolean listed = false;
+    for (Map.Entry<String, String> changed : changes.changed().entrySet()) {
+      String key = changed.getKey();
+      if (ledger.serverChecksum(key).filter(changed.getValue()::equals).isPresent()) {
+        continue; // our own write, or one already applied
+      }
+      if (ledger.memoryId(key).isEmpty() && !listed) {
+        // A memory a teammate created: its id is learned from one listing (no content).
+        Optional<PullOutcome> failed = listIds(ledger, store, storeId);
+        if (failed.isPresent()) {
+          return failed.get();
+        }
+        listed = true;
+      }
+      Optional<String> id = ledger.memoryId(key);
+      if (id.isEmpty()) {
+        continue; // gone again meanwhile; the next change says so
+      }
+      switch (store.get(storeId, id.get())) {
+        case Response.Ok<StoredMemory> ok -> contents.put(key, ok.body().content());
+        case Response.NotFound<StoredMemory> gone -> {
+          // Deleted since the feed answered; the next change names the delete.
+        }
+        case Response.TransportFailure<StoredMemory> failure -> {
+          return new PullOutcome.Offline(failure.reason());
+        }
+        case Response.Unauthorized<StoredMemory> unauthorized -> {
+          return new PullOutcome.NoAccess(Failures.unauthorized());
+        }
+        default -> {
+          return new PullOutcome.Failed("reading memory " + id.get() + " failed");
+        }
+      }
+    }
+    Map<String, String> deleted = new TreeMap<>(changes.deleted());
+    return apply(ledger, contents, deleted, changes.checksum(), OptionalLong.of(changes.version()));
+  }
+
+  /** The whole repository (first sync or reset), then the memory id of every key. */
+  PullOutcome pullWhole(SyncLedger ledger) {
+    Response<RepositorySnapshot> response = client.fetch(repo, Optional.empty());
+    if (!(response instanceof Response.Ok<RepositorySnapshot> ok)) {
+      return pull(ledger, false);
+    }
+    PullOutcome outcome =
+        apply(ledger, ok.body().content().entries(), ok.body().deletedKeys(), ok.body().checksum());
+    if (outcome instanceof PullOutcome.Pulled) {
+      Optional<PullOutcome> failed =
+          listIds(ledger, client.memoryStores(), ledger.storeId().orElseThrow());
+      if (failed.isPresent()) {
+        return failed.get();
+      }
+      ledger.versionIs(ok.body().version(), ok.body().checksum());
+    }
+    return outcome;
+  }
+
+  private Optional<PullOutcome> listIds(
+      SyncLedger ledger, MemoryStoreClient store, String storeId) {
+    Map<String, String> ids = new TreeMap<>();
+    Optional<String> page = Optional.empty();
+    do {
+      Response<MemoryPage> response = store.list(storeId, page);
+      if (!(response instanceof Response.Ok<MemoryPage> ok)) {
+        return Optional.of(
+            response instanceof Response.TransportFailure<MemoryPage> failure
+                ? new PullOutcome.Offline(failure.reason())
+                : new PullOutcome.Failed("listing the memory store failed"));
+      }
+      ok.body().memories().forEach(memory -> ids.put(memory.key(), memory.id()));
+      page = ok.body().next();
+    } while (page.isPresent());
+    ledger.memoryIdsAre(ids);
+    return Optional.empty();
+  }
+
   /** Copies the local file of the key to {@code <state>/replaced/<time>/<key>}. */
   private String saveAside(String key, String now) throws IOException {
     Optional<String> content = folder.read(key);
@@ -82,6 +177,20 @@ final class Puller {
       Map<String, String> entries,
       Map<String, String> deletedKeys,
       String repositoryChecksum) {
+    return apply(ledger, entries, deletedKeys, repositoryChecksum, OptionalLong.empty());
+  }
+
+  /**
+   * Applies the server's entries and tombstones. Without {@code version} they are the whole
+   * repository; with it they are the keys written after the ledger's version, and every other key
+   * stays as the ledger knows it.
+   */
+  private PullOutcome apply(
+      SyncLedger ledger,
+      Map<String, String> entries,
+      Map<String, String> deletedKeys,
+      String repositoryChecksum,
+      OptionalLong version) {
     LocalSnapshot local;
     try {
       local = folder.scan();
@@ -93,12 +202,17 @@ final class Puller {
     List<String> conflicts = new ArrayList<>();
     List<String> refusedNow = new ArrayList<>();
     Map<String, String> serverChecksums = new HashMap<>();
-    ledger.refusalsCleared();
+    if (version.isEmpty()) {
+      ledger.refusalsCleared();
+    }
     for (Map.Entry<String, String> entry : entries.entrySet()) {
       String key = entry.getKey();
       String content = entry.getValue();
       String theirs = Checksums.ofContent(content);
       serverChecksums.put(key, theirs);
+      if (version.isPresent()) {
+        ledger.serverHas(key, theirs);
+      }
       Optional<String> refusal = folder.refusal(key);
       if (refusal.isPresent()) {
         ledger.refused(key, refusal.get());
@@ -170,6 +284,9 @@ final class Puller {
       if (entries.containsKey(key) || folder.refusal(key).isPresent()) {
         continue;
       }
+      if (version.isPresent()) {
+        ledger.serverLacks(key);
+      }
       String mine = local.checksumOf(key);
       String base = ledger.forgetSynced(key).orElse(null);
       ledger.notMissing(key);
@@ -200,7 +317,11 @@ final class Puller {
                 + " was deleted on the server but is modified here; kept (an edit pushes it again)");
       }
     }
-    ledger.serverHolds(serverChecksums, repositoryChecksum);
+    if (version.isPresent()) {
+      ledger.versionIs(version.getAsLong(), repositoryChecksum);
+    } else {
+      ledger.serverHolds(serverChecksums, repositoryChecksum);
+    }
     ledger.pulled();
     return new PullOutcome.Pulled(written, deleted, conflicts, refusedNow);
   }

@@ -4,16 +4,19 @@ import dev.teammemory.daemon.secrets.SecretGuard;
 import dev.teammemory.daemon.secrets.Verdict;
 import dev.teammemory.protocol.BatchPlanner;
 import dev.teammemory.protocol.Checksums;
-import dev.teammemory.protocol.DeleteResponse;
 import dev.teammemory.protocol.EntryHistory;
 import dev.teammemory.protocol.ErrorCodes;
 import dev.teammemory.protocol.ErrorEnvelope;
 import dev.teammemory.protocol.HashesView;
 import dev.teammemory.protocol.PutResponse;
+import dev.teammemory.protocol.client.MemoryStoreClient;
 import dev.teammemory.protocol.client.Response;
 import dev.teammemory.protocol.client.TeamMemoryClient;
+import dev.teammemory.protocol.store.MemoryPage;
+import dev.teammemory.protocol.store.StoredMemory;
 import dev.teammemory.secrets.Finding;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -39,6 +42,9 @@ final class Pusher {
   private static final Logger LOG = Logger.getLogger(Pusher.class.getName());
   static final int MAX_PRECONDITION_RETRIES = 2;
   private static final int MAX_CAP_RETRIES = 2;
+
+  /** The Memory Stores API takes at most this much content; larger files go by team_memory. */
+  static final int MAX_MEMORY_BYTES = 102_400;
 
   private final String repo;
   private final TeamMemoryClient client;
@@ -109,7 +115,9 @@ final class Pusher {
     PushOutcome sent =
         delta.isEmpty()
             ? new PushOutcome.NothingToPush()
-            : send(ledger, delta, checksums, afterBatch);
+            : ledger.storeId().isPresent()
+                ? sendPerFile(ledger, ledger.storeId().get(), delta, checksums, afterBatch)
+                : send(ledger, delta, checksums, afterBatch);
     if (!(sent instanceof PushOutcome.Pushed) && !(sent instanceof PushOutcome.NothingToPush)) {
       return sent;
     }
@@ -147,15 +155,22 @@ final class Pusher {
   private Optional<PushOutcome> deleteDue(
       SyncLedger ledger, List<PushPlan.Delete> deletes, Runnable afterDelete) {
     for (PushPlan.Delete delete : deletes) {
-      Response<DeleteResponse> response =
-          client.deleteExpecting(repo, delete.key(), delete.expectedChecksum());
+      Response<?> response =
+          ledger.storeId().isPresent() && ledger.memoryId(delete.key()).isPresent()
+              ? client
+                  .memoryStores()
+                  .delete(
+                      ledger.storeId().get(),
+                      ledger.memoryId(delete.key()).get(),
+                      StoredMemory.sha256Of(delete.expectedChecksum()))
+              : client.deleteExpecting(repo, delete.key(), delete.expectedChecksum());
       switch (response) {
-        case Response.Ok<DeleteResponse> ok -> {
+        case Response.Ok<?> ok -> {
           ledger.deleted(delete.key());
           LOG.info(repo + ": deleted " + Display.key(delete.key()) + " on the server");
         }
-        case Response.NotFound<DeleteResponse> gone -> ledger.deleted(delete.key());
-        case Response.Conflict<DeleteResponse> changed -> {
+        case Response.NotFound<?> gone -> ledger.deleted(delete.key());
+        case Response.Conflict<?> changed -> {
           // A teammate changed it since we synced: their edit wins and the next pull brings it
           // back.
           ledger.notMissing(delete.key());
@@ -166,13 +181,13 @@ final class Pusher {
                   + Display.key(delete.key())
                   + ": a teammate changed it on the server; fetching their version");
         }
-        case Response.Unauthorized<DeleteResponse> unauthorized -> {
+        case Response.Unauthorized<?> unauthorized -> {
           return Optional.of(new PushOutcome.NoAccess(Failures.unauthorized()));
         }
-        case Response.TransportFailure<DeleteResponse> failure -> {
+        case Response.TransportFailure<?> failure -> {
           return Optional.of(new PushOutcome.Offline(failure.reason()));
         }
-        case Response.Rejected<DeleteResponse> rejected -> {
+        case Response.Rejected<?> rejected -> {
           if (rejected.status() == 403) {
             return Optional.of(new PushOutcome.NoAccess(Failures.forbidden(repo, "write")));
           }
@@ -183,15 +198,195 @@ final class Pusher {
                   + ": "
                   + Failures.describe(rejected.status(), rejected.error()));
         }
-        case Response.NotModified<DeleteResponse> notModified ->
+        case Response.NotModified<?> notModified ->
             ledger.failed("the server answered a delete with 304");
-        case Response.TooManyEntries<DeleteResponse> tooMany ->
+        case Response.TooManyEntries<?> tooMany ->
             ledger.failed("the server answered a delete with 413");
       }
       ledger.wantPull();
       afterDelete.run();
     }
     return Optional.empty();
+  }
+
+  /**
+   * Sends each file as its own request on the Memory Stores API: a create that must not find the
+   * path taken, or an update that must find the content last seen. A {@code 409} is a conflict on
+   * that file alone: the teammate's version is read, recorded, and replaced once more with ours (it
+   * stays in the server's history, as on {@code team_memory}). Files over the API's 102,400 bytes
+   * go as one {@code team_memory} PUT.
+   */
+  private PushOutcome sendPerFile(
+      SyncLedger ledger,
+      String storeId,
+      Map<String, String> delta,
+      Map<String, String> checksums,
+      Runnable afterEach) {
+    MemoryStoreClient store = client.memoryStores();
+    Map<String, String> large = new TreeMap<>();
+    List<String> conflicts = new ArrayList<>();
+    int sent = 0;
+    for (Map.Entry<String, String> file : delta.entrySet()) {
+      String key = file.getKey();
+      String content = file.getValue();
+      if (content.getBytes(StandardCharsets.UTF_8).length > MAX_MEMORY_BYTES) {
+        large.put(key, content);
+        continue;
+      }
+      FileResult result = sendOne(ledger, store, storeId, key, content, checksums.get(key));
+      switch (result) {
+        case FileResult.Written written -> {
+          sent++;
+          if (written.overTheirs()) {
+            conflicts.add(key);
+          }
+          afterEach.run();
+        }
+        case FileResult.Skipped skipped -> ledger.skipped(key, skipped.skip());
+        case FileResult.Stopped stopped -> {
+          return stopped.outcome();
+        }
+      }
+    }
+    if (!large.isEmpty()) {
+      PushOutcome viaTeamMemory = send(ledger, large, checksums, afterEach);
+      if (!(viaTeamMemory instanceof PushOutcome.Pushed pushed)) {
+        return sent == 0 ? viaTeamMemory : new PushOutcome.Pushed(sent, sent, conflicts);
+      }
+      sent += pushed.keys();
+      conflicts.addAll(pushed.conflicts());
+    }
+    if (sent == 0) {
+      return new PushOutcome.NothingToPush();
+    }
+    findTheirVersions(ledger, new TreeSet<>(delta.keySet()));
+    ledger.pushed();
+    return new PushOutcome.Pushed(sent, sent, conflicts);
+  }
+
+  /** What sending one file came to. */
+  private sealed interface FileResult {
+    /** On the server; {@code overTheirs} when a teammate's version was replaced (a conflict). */
+    record Written(boolean overTheirs) implements FileResult {}
+
+    /** Refused for this content (a secret, a bad path): not sent again until edited. */
+    record Skipped(SyncState.Skip skip) implements FileResult {}
+
+    /** The push stops (offline, no access); the outcome says why. */
+    record Stopped(PushOutcome outcome) implements FileResult {}
+  }
+
+  private FileResult sendOne(
+      SyncLedger ledger,
+      MemoryStoreClient store,
+      String storeId,
+      String key,
+      String content,
+      String checksum) {
+    Optional<String> id = ledger.memoryId(key);
+    Optional<String> lastSeen = ledger.serverChecksum(key);
+    Response<StoredMemory> response =
+        id.isPresent() && lastSeen.isPresent()
+            ? store.update(storeId, id.get(), content, StoredMemory.sha256Of(lastSeen.get()))
+            : store.create(storeId, key, content);
+    boolean overTheirs = false;
+    if (response instanceof Response.Conflict<StoredMemory>) {
+      // Someone wrote this file since we last saw it: read theirs, keep it in the record and the
+      // history, and write ours over it once.
+      Optional<StoredMemory> theirs = current(store, storeId, key, id);
+      if (theirs.isEmpty()) {
+        ledger.wantPull();
+        return new FileResult.Stopped(
+            new PushOutcome.Conflict(Display.key(key) + " changed on the server; retrying later"));
+      }
+      ledger.memoryIs(key, theirs.get().id());
+      ledger.serverHas(key, theirs.get().checksum());
+      if (theirs.get().checksum().equals(checksum)) {
+        ledger.acknowledged(key, checksum, checksum);
+        return new FileResult.Written(false);
+      }
+      if (!ledger.syncedChecksum(key).equals(Optional.of(theirs.get().checksum()))) {
+        ledger.conflict(key, theirs.get().checksum(), checksum);
+        overTheirs = true;
+      }
+      response = store.update(storeId, theirs.get().id(), content, theirs.get().contentSha256());
+    }
+    return switch (response) {
+      case Response.Ok<StoredMemory> ok -> {
+        ledger.memoryIs(key, ok.body().id());
+        ledger.acknowledged(key, checksum, ok.body().checksum());
+        yield new FileResult.Written(overTheirs);
+      }
+      case Response.Conflict<StoredMemory> again -> {
+        ledger.wantPull();
+        yield new FileResult.Stopped(
+            new PushOutcome.Conflict(
+                Display.key(key) + " kept changing on the server; retrying later"));
+      }
+      case Response.NotFound<StoredMemory> gone -> {
+        // The memory was deleted meanwhile: forget its id; the next push creates it.
+        ledger.serverLacks(key);
+        ledger.wantPull();
+        yield new FileResult.Stopped(
+            new PushOutcome.Conflict(Display.key(key) + " was deleted on the server meanwhile"));
+      }
+      case Response.Rejected<StoredMemory> rejected -> {
+        if (rejected.status() == 403) {
+          yield new FileResult.Stopped(new PushOutcome.NoAccess(Failures.forbidden(repo, "write")));
+        }
+        SkipReason reason =
+            rejected.status() == 400 && mentionsCredential(rejected)
+                ? SkipReason.SECRET
+                : SkipReason.REJECTED;
+        String detail = "the server refused it (" + rejected.status() + ")";
+        LOG.warning(repo + ": the server refused " + Display.key(key) + " (" + detail + ")");
+        yield new FileResult.Skipped(new SyncState.Skip(reason, detail, checksum));
+      }
+      case Response.Unauthorized<StoredMemory> unauthorized ->
+          new FileResult.Stopped(new PushOutcome.NoAccess(Failures.unauthorized()));
+      case Response.TransportFailure<StoredMemory> failure ->
+          new FileResult.Stopped(new PushOutcome.Offline(failure.reason()));
+      case Response.TooManyEntries<StoredMemory> tooMany -> {
+        ledger.learnedCap(tooMany.maxEntries());
+        yield new FileResult.Skipped(
+            new SyncState.Skip(
+                SkipReason.OVER_CAP,
+                "the server holds at most %,d entries".formatted(tooMany.maxEntries()),
+                checksum));
+      }
+      case Response.NotModified<StoredMemory> notModified ->
+          new FileResult.Stopped(new PushOutcome.Rejected("the server answered a write with 304"));
+    };
+  }
+
+  /** The memory at {@code key} as the server holds it now, by id or, for a create, by listing. */
+  private Optional<StoredMemory> current(
+      MemoryStoreClient store, String storeId, String key, Optional<String> id) {
+    if (id.isPresent() && store.get(storeId, id.get()) instanceof Response.Ok<StoredMemory> ok) {
+      return Optional.of(ok.body());
+    }
+    Optional<String> page = Optional.empty();
+    do {
+      if (!(store.list(storeId, page) instanceof Response.Ok<MemoryPage> listed)) {
+        return Optional.empty();
+      }
+      for (StoredMemory memory : listed.body().memories()) {
+        if (memory.key().equals(key)) {
+          return Optional.of(memory);
+        }
+      }
+      page = listed.body().next();
+    } while (page.isPresent());
+    return Optional.empty();
+  }
+
+  /** The API's secret refusal is a 400 whose message names a credential (MEMORY-STORES.md). */
+  private static boolean mentionsCredential(Response.Rejected<StoredMemory> rejected) {
+    return rejected
+        .error()
+        .map(error -> String.valueOf(error.error().message()))
+        .orElse("")
+        .contains("credential");
   }
 
   /** Sends {@code delta} as {@code team_memory} PUTs chained on the repository checksum. */

@@ -6,11 +6,14 @@ import dev.teammemory.daemon.files.AtomicFiles;
 import dev.teammemory.daemon.secrets.SecretGuard;
 import dev.teammemory.daemon.watch.DebouncedWatcher;
 import dev.teammemory.daemon.watch.TreeWatcher;
+import dev.teammemory.protocol.AuthConfig;
 import dev.teammemory.protocol.Checksums;
 import dev.teammemory.protocol.HashesView;
 import dev.teammemory.protocol.MemoryStoreLocation;
+import dev.teammemory.protocol.VersionChanges;
 import dev.teammemory.protocol.client.Response;
 import dev.teammemory.protocol.client.TeamMemoryClient;
+import dev.teammemory.protocol.store.StoreRef;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -292,9 +295,28 @@ public final class SyncEngine implements AutoCloseable {
   }
 
   private PullOutcome pull(boolean onlyIfChanged) {
+    return pull(onlyIfChanged, Optional.empty());
+  }
+
+  /**
+   * A pull. With the Memory Stores API it follows the repository by version ({@code changes}, or
+   * the feed asked now without waiting); without it, or before the first version, it reads the
+   * whole repository ({@code onlyIfChanged}: unless it still has the checksum we know).
+   */
+  private PullOutcome pull(boolean onlyIfChanged, Optional<VersionChanges> changes) {
     PullOutcome outcome;
     try {
-      outcome = puller.pull(ledger, onlyIfChanged);
+      if (ledger.storeId().isEmpty()) {
+        outcome = puller.pull(ledger, onlyIfChanged);
+      } else if (ledger.version() == 0) {
+        outcome = puller.pullWhole(ledger);
+      } else {
+        Optional<VersionChanges> known = changes.isPresent() ? changes : changesNow();
+        outcome =
+            known.isPresent()
+                ? puller.pullChanges(ledger, known.get())
+                : new PullOutcome.Unchanged();
+      }
     } catch (RuntimeException e) {
       LOG.log(Level.SEVERE, target.repo() + ": the pull failed unexpectedly: " + e, e);
       outcome = new PullOutcome.Failed("unexpected " + e.getClass().getSimpleName());
@@ -445,15 +467,45 @@ public final class SyncEngine implements AutoCloseable {
             TimeUnit.MILLISECONDS);
   }
 
-  /** Asks where the repository's memory store is served, for {@code tmem status}. */
+  /** The keys written after the ledger's version, asked without waiting; empty if none. */
+  private Optional<VersionChanges> changesNow() {
+    return client.changesAfter(target.repo(), ledger.version(), Duration.ZERO)
+            instanceof Response.Ok<VersionChanges> ok
+        ? Optional.of(ok.body())
+        : Optional.empty();
+  }
+
+  /**
+   * Decides the transport: when the server serves the Memory Stores API, the repository's store,
+   * created if it has none yet (which needs push access; a reader keeps {@code team_memory}). Files
+   * then sync one by one.
+   */
   private void learnStore() {
+    // A server that offers GitHub login says whether it serves the API; one with static tokens
+    // only answers 404 here, and the store lookup below decides.
+    if (client.authConfig() instanceof Response.Ok<AuthConfig> config
+        && config.body().memoryStoresPath().isEmpty()) {
+      ledger.storeIs(Optional.empty());
+      return;
+    }
     switch (client.memoryStore(target.repo())) {
       case Response.Ok<MemoryStoreLocation> ok -> ledger.storeIs(Optional.of(ok.body().path()));
-      case Response.NotFound<MemoryStoreLocation> none -> ledger.storeIs(Optional.empty());
+      case Response.NotFound<MemoryStoreLocation> none -> {
+        if (client.memoryStores().createStore(target.repo())
+            instanceof Response.Ok<StoreRef> made) {
+          ledger.storeIs(Optional.of("/v1/memory_stores/" + made.body().id()));
+        } else {
+          ledger.storeIs(Optional.empty());
+        }
+      }
       default -> {
         // Unknown for now (offline, no access): keep what we knew.
       }
     }
+    ledger
+        .storeId()
+        .ifPresent(
+            id -> LOG.info(target.repo() + ": syncing file by file through memory store " + id));
   }
 
   private void cancelRetry() {
@@ -467,6 +519,10 @@ public final class SyncEngine implements AutoCloseable {
 
   private void followChanges() {
     while (!closed) {
+      if (state.memoryStore().isPresent() && state.memoryStore().get().version() > 0) {
+        followVersions();
+        continue;
+      }
       String since = state.repositoryChecksum();
       Response<HashesView> response;
       try {
@@ -504,6 +560,41 @@ public final class SyncEngine implements AutoCloseable {
         case Response.Conflict<HashesView> conflict -> pollInstead();
         case Response.TooManyEntries<HashesView> tooMany -> pollInstead();
       }
+    }
+  }
+
+  /** One wait on the change feed by version, and a pull of what it names. */
+  private void followVersions() {
+    long after = state.memoryStore().orElseThrow().version();
+    Response<VersionChanges> response;
+    try {
+      response = client.changesAfter(target.repo(), after, settings.feedWait());
+    } catch (RuntimeException e) {
+      response =
+          new Response.TransportFailure<>(
+              e.getClass().getSimpleName(), java.util.OptionalInt.empty());
+    }
+    if (closed) {
+      return;
+    }
+    unblockIfTheTokenChanged();
+    switch (response) {
+      case Response.Ok<VersionChanges> ok -> {
+        feedBackoff.reset();
+        onWorker(
+            () -> {
+              if (startedUp && pull(true, Optional.of(ok.body())) instanceof PullOutcome.Pulled) {
+                push();
+              }
+              return null;
+            });
+        if (state.memoryStore().map(SyncState.StoreSync::version).orElse(0L) == after) {
+          pause(feedBackoff.next());
+        }
+      }
+      case Response.NotModified<VersionChanges> notModified -> feedBackoff.reset();
+      case Response.TransportFailure<VersionChanges> failure -> pause(feedBackoff.next());
+      default -> pause(settings.backoffMax());
     }
   }
 

@@ -47,6 +47,8 @@ final class SyncLedger {
   private Instant lastErrorAt;
   private String blockedReason;
   private String storePath;
+  private long version;
+  private final Map<String, String> memoryIds = new TreeMap<>();
 
   /** Set when a push learned that the server changed keys we do not have yet (not persisted). */
   private boolean pullWanted;
@@ -74,7 +76,14 @@ final class SyncLedger {
     lastError = state.lastError();
     lastErrorAt = instant(state.lastErrorAt());
     blockedReason = state.blockedReason();
-    storePath = state.storePath();
+    state
+        .memoryStore()
+        .ifPresent(
+            store -> {
+              storePath = store.path();
+              version = store.version();
+              memoryIds.putAll(store.memoryIds());
+            });
   }
 
   // ---- reading ------------------------------------------------------------------------------
@@ -255,6 +264,7 @@ final class SyncLedger {
   void deleted(String key) {
     server.remove(key);
     synced.remove(key);
+    memoryIds.remove(key);
     missingSince.remove(key);
     pending.remove(key);
     if (missingSince.isEmpty()) {
@@ -314,8 +324,57 @@ final class SyncLedger {
     lastPullAt = now();
   }
 
+  /**
+   * Where the repository's memory store is, or empty when the server has none: files then sync
+   * through {@code team_memory}. A different store forgets the memory ids of the old one.
+   */
   void storeIs(Optional<String> path) {
+    if (!path.equals(Optional.ofNullable(storePath))) {
+      memoryIds.clear();
+      version = 0;
+    }
     storePath = path.orElse(null);
+  }
+
+  /** The store's id while files sync one by one. */
+  Optional<String> storeId() {
+    return Optional.ofNullable(storePath).map(path -> path.substring(path.lastIndexOf('/') + 1));
+  }
+
+  Optional<String> memoryId(String key) {
+    return Optional.ofNullable(memoryIds.get(key));
+  }
+
+  void memoryIs(String key, String id) {
+    memoryIds.put(key, id);
+  }
+
+  /** Every memory id at once, from a listing of the whole store. */
+  void memoryIdsAre(Map<String, String> ids) {
+    memoryIds.clear();
+    memoryIds.putAll(ids);
+  }
+
+  /** The repository version the ledger has seen: the next {@code after_version}. */
+  long version() {
+    return version;
+  }
+
+  /** The repository reached {@code version} with {@code checksum} and the ledger saw all of it. */
+  void versionIs(long version, String checksum) {
+    this.version = version;
+    this.repositoryChecksum = checksum;
+  }
+
+  /** A single key's server checksum, from the change feed or a per-file write. */
+  void serverHas(String key, String checksum) {
+    server.put(key, checksum);
+  }
+
+  /** The key is gone from the server. */
+  void serverLacks(String key) {
+    server.remove(key);
+    memoryIds.remove(key);
   }
 
   // ---- conflicts and failures ---------------------------------------------------------------
@@ -405,7 +464,7 @@ final class SyncLedger {
         blockedReason,
         missing,
         deleteHold,
-        storePath);
+        storePath == null ? null : new SyncState.StoreSync(storePath, version, memoryIds));
   }
 
   private static Instant instant(String text) {

@@ -33,7 +33,8 @@ import java.util.TreeMap;
  *     (a delete goes out only when a second scan at least the delete delay later still misses it)
  * @param deleteHold set while deletes are held (the folder vanished or too many files went at
  *     once), or null
- * @param storePath where the repository's memory store is served, or null while unknown or absent
+ * @param store the repository's memory store when the server serves the Memory Stores API (files
+ *     then sync one by one), or null
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record SyncState(
@@ -56,7 +57,7 @@ public record SyncState(
     String blockedReason,
     Map<String, String> missingSince,
     DeleteHold deleteHold,
-    String storePath) {
+    StoreSync store) {
 
   public SyncState {
     requireNonNull(serverUrl, "serverUrl is null");
@@ -122,8 +123,8 @@ public record SyncState(
     return Optional.ofNullable(deleteHold);
   }
 
-  public Optional<String> store() {
-    return Optional.ofNullable(storePath);
+  public Optional<StoreSync> memoryStore() {
+    return Optional.ofNullable(store);
   }
 
   private static <V> Map<String, V> sorted(Map<String, V> map) {
@@ -186,6 +187,25 @@ public record SyncState(
       requireNonNull(reason, "reason is null");
       requireNonNull(since, "since is null");
       keys = keys == null ? List.of() : List.copyOf(keys);
+    }
+  }
+
+  /**
+   * Per-file sync through the Memory Stores API: where the store is, the repository version the
+   * ledger has seen (the next {@code after_version}), and the memory id of every key.
+   */
+  public record StoreSync(String path, long version, Map<String, String> memoryIds) {
+    public StoreSync {
+      requireNonNull(path, "path is null");
+      if (version < 0) {
+        throw new IllegalArgumentException("version is negative: " + version);
+      }
+      memoryIds = sorted(memoryIds);
+    }
+
+    /** The store id: the last segment of its path. */
+    public String id() {
+      return path.substring(path.lastIndexOf('/') + 1);
     }
   }
 }

@@ -66,7 +66,7 @@ class StatusCommandTest {
                 List.of("a.md", "b.md"),
                 "2026-11-21T10:19:30.000Z",
                 false),
-            "/v1/memory_stores/memstore_01");
+            new SyncState.StoreSync("/v1/memory_stores/memstore_01", 12, Map.of("a.md", "mem_a")));
 
     String text =
         StatusCommand.text(

@@ -47,7 +47,7 @@ class SyncStateStoreTest {
             Map.of("e.md", "2026-11-21T10:15:30.123Z"),
             new SyncState.DeleteHold(
                 "the team folder is empty", List.of("e.md"), "2026-11-21T10:15:30.123Z", true),
-            "/v1/memory_stores/memstore_01");
+            new SyncState.StoreSync("/v1/memory_stores/memstore_01", 12, Map.of("a.md", "mem_a")));
 
     store.save(state);
 
@@ -85,7 +85,7 @@ class SyncStateStoreTest {
     assertThat(state.conflicts()).singleElement().extracting(c -> c.theirVersion()).isEqualTo(7L);
     assertThat(state.missingSince()).isEmpty();
     assertThat(state.heldDeletes()).isEmpty();
-    assertThat(state.store()).isEmpty();
+    assertThat(state.memoryStore()).isEmpty();
     assertThat(store.file()).exists();
   }
 }

@@ -5,10 +5,12 @@ import static dev.teammemory.daemon.testing.SyncFixture.entries;
 import static dev.teammemory.daemon.testing.SyncFixture.hasContent;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.teammemory.daemon.testing.RecordingProxy;
 import dev.teammemory.daemon.testing.ServerProcess;
 import dev.teammemory.daemon.testing.SyncFixture;
 import dev.teammemory.protocol.Checksums;
 import dev.teammemory.protocol.DeleteResponse;
+import dev.teammemory.protocol.EntryHistory;
 import dev.teammemory.protocol.client.Response;
 import dev.teammemory.protocol.client.TeamMemoryClient;
 import java.nio.file.Files;
@@ -24,9 +26,13 @@ import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Local deletes reaching the real server: confirmed, held, released, refused, renames, restarts.
+ * Two daemons on one real server through a recording proxy, once per transport: file by file on the
+ * Memory Stores API ({@link PerFileTransportIT}) and whole-repository {@code team_memory} against a
+ * server without that API ({@link TeamMemoryTransportIT}). Creates, updates, deletes (confirmed,
+ * held, released, refused), renames, conflicts, concurrency, restarts, a 200 KB file and the secret
+ * guard.
  */
-class LocalDeleteIT {
+abstract class SyncTransportContract {
 
   private static final Duration DEADLINE = Duration.ofSeconds(60);
   private static final Duration DELETE_DELAY = Duration.ofMillis(700);
@@ -35,9 +41,12 @@ class LocalDeleteIT {
   private static final SyncSettings SETTINGS =
       SyncFixture.FAST.withDeleteDelay(DELETE_DELAY).withPollInterval(Duration.ofMillis(500));
 
+  private static final String SECRET = "ghp_" + "Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0FeDcBa";
+
   private static ServerProcess server;
 
   @TempDir Path root;
+  RecordingProxy proxy;
   private SyncFixture fixture;
   private String repo;
   private TeamMemoryClient reader;
@@ -54,8 +63,15 @@ class LocalDeleteIT {
     }
   }
 
+  /** True when files go one by one through the Memory Stores API. */
+  abstract boolean perFile();
+
+  /** The proxy the daemons talk to, playing the server this transport needs. */
+  abstract RecordingProxy proxyFor(String serverUrl) throws java.io.IOException;
+
   @BeforeEach
-  void setUp(TestInfo test) {
+  void setUp(TestInfo test) throws Exception {
+    proxy = proxyFor(server.url());
     fixture = new SyncFixture(root);
     String name = test.getTestMethod().orElseThrow().getName().toLowerCase();
     repo = "acme/" + name.substring(0, Math.min(30, name.length()));
@@ -65,12 +81,17 @@ class LocalDeleteIT {
   @AfterEach
   void tearDown() throws Exception {
     fixture.close();
+    proxy.close();
+  }
+
+  private SyncEngine daemon(String name, String token, SyncSettings settings) throws Exception {
+    return fixture.daemon(name, repo, proxy.url(), token, settings);
   }
 
   /** Alice and Bob both hold {@code files}, written by Alice. */
   private SyncEngine[] bothHold(Map<String, String> files) throws Exception {
-    SyncEngine alice = fixture.daemon("alice", repo, server.url(), ServerProcess.ALICE, SETTINGS);
-    SyncEngine bob = fixture.daemon("bob", repo, server.url(), ServerProcess.BOB, SETTINGS);
+    SyncEngine alice = daemon("alice", ServerProcess.ALICE, SETTINGS);
+    SyncEngine bob = daemon("bob", ServerProcess.BOB, SETTINGS);
     for (Map.Entry<String, String> file : files.entrySet()) {
       Files.writeString(fixture.teamDir("alice").resolve(file.getKey()), file.getValue());
     }
@@ -122,7 +143,10 @@ class LocalDeleteIT {
 
     await("the held deletes went out", DEADLINE, () -> entries(reader, repo).isEmpty());
     await("the hold is over", DEADLINE, () -> alice.state().heldDeletes().isEmpty());
-    assertThat(fixture.teamDir("bob")).isEmptyDirectory();
+    await(
+        "bob's copies went too",
+        DEADLINE,
+        () -> fixture.teamDir("bob").toFile().list().length == 0);
   }
 
   @Test
@@ -130,8 +154,8 @@ class LocalDeleteIT {
       throws Exception {
     // A delay long enough for bob's edit to land first.
     SyncSettings slow = SETTINGS.withDeleteDelay(Duration.ofHours(1));
-    SyncEngine alice = fixture.daemon("alice", repo, server.url(), ServerProcess.ALICE, slow);
-    SyncEngine bob = fixture.daemon("bob", repo, server.url(), ServerProcess.BOB, slow);
+    SyncEngine alice = daemon("alice", ServerProcess.ALICE, slow);
+    SyncEngine bob = daemon("bob", ServerProcess.BOB, slow);
     Files.writeString(fixture.teamDir("alice").resolve("plan.md"), "v1\n");
     Files.writeString(fixture.teamDir("alice").resolve("other.md"), "other\n");
     await(
@@ -193,7 +217,7 @@ class LocalDeleteIT {
     Files.delete(fixture.teamDir("alice").resolve("gone.md"));
     Files.writeString(fixture.teamDir("alice").resolve("edited.md"), "v2 offline\n");
 
-    fixture.daemon("alice", repo, server.url(), ServerProcess.ALICE, SETTINGS);
+    daemon("alice", ServerProcess.ALICE, SETTINGS);
 
     await(
         "the offline delete and edit reached the server",
@@ -208,5 +232,109 @@ class LocalDeleteIT {
             !Files.exists(fixture.teamDir("bob").resolve("gone.md"))
                 && hasContent(fixture.teamDir("bob").resolve("edited.md"), "v2 offline\n"));
     assertThat(fixture.teamDir("alice").resolve("gone.md")).doesNotExist();
+  }
+
+  @Test
+  void anEditGoesByThisTransportAndReachesTheTeammate() throws Exception {
+    SyncEngine alice = bothHold(Map.of("plan.md", "v1\n", "other.md", "other\n"))[0];
+    proxy.clear();
+
+    Files.writeString(fixture.teamDir("alice").resolve("plan.md"), "v2\n");
+
+    await(
+        "bob has the edit",
+        DEADLINE,
+        () -> hasContent(fixture.teamDir("bob").resolve("plan.md"), "v2\n"));
+    assertThat(alice.state().memoryStore().isPresent()).isEqualTo(perFile());
+    boolean perFileWrites =
+        proxy.exchanges().stream()
+            .anyMatch(
+                exchange ->
+                    exchange.method().equals("POST") && exchange.target().startsWith("/v1/"));
+    assertThat(perFileWrites).isEqualTo(perFile());
+    assertThat(proxy.puts().isEmpty()).isEqualTo(perFile());
+  }
+
+  @Test
+  void bothChangingTheSameFileRecordsAConflictAndKeepsBothSides() throws Exception {
+    SyncEngine[] both = bothHold(Map.of("plan.md", "v1\n", "other.md", "other\n"));
+    both[1].close();
+    Files.writeString(fixture.teamDir("bob").resolve("plan.md"), "bob's offline edit\n");
+    Files.writeString(fixture.teamDir("alice").resolve("plan.md"), "alice's edit\n");
+    await(
+        "alice's edit landed",
+        DEADLINE,
+        () -> "alice's edit\n".equals(entries(reader, repo).get("plan.md")));
+
+    SyncEngine bob = daemon("bob", ServerProcess.BOB, SETTINGS);
+
+    await(
+        "bob's version won and the conflict is recorded",
+        DEADLINE,
+        () ->
+            "bob's offline edit\n".equals(entries(reader, repo).get("plan.md"))
+                && bob.state().conflicts().stream().anyMatch(c -> c.key().equals("plan.md")));
+    assertThat(reader.history(repo, "plan.md"))
+        .isInstanceOfSatisfying(
+            Response.Ok.class,
+            ok ->
+                assertThat(((EntryHistory) ok.body()).versions())
+                    .anyMatch(version -> "alice's edit\n".equals(version.content())));
+  }
+
+  @Test
+  void writersOfDifferentFilesAtOnceNeverConflict() throws Exception {
+    SyncEngine alice = daemon("alice", ServerProcess.ALICE, SETTINGS);
+    SyncEngine bob = daemon("bob", ServerProcess.BOB, SETTINGS);
+    await(
+        "both started",
+        DEADLINE,
+        () -> alice.state().lastPull().isPresent() && bob.state().lastPull().isPresent());
+    for (int i = 0; i < 10; i++) {
+      Files.writeString(fixture.teamDir("alice").resolve("alice-" + i + ".md"), "a" + i);
+      Files.writeString(fixture.teamDir("bob").resolve("bob-" + i + ".md"), "b" + i);
+    }
+
+    await("all 20 landed", DEADLINE, () -> entries(reader, repo).size() == 20);
+    await(
+        "each daemon holds all 20",
+        DEADLINE,
+        () ->
+            fixture.teamDir("alice").toFile().list().length == 20
+                && fixture.teamDir("bob").toFile().list().length == 20);
+    assertThat(alice.state().conflicts()).isEmpty();
+    assertThat(bob.state().conflicts()).isEmpty();
+  }
+
+  @Test
+  void aFileOf200KbSyncs() throws Exception {
+    bothHold(Map.of("other.md", "other\n"));
+    String big = "x".repeat(199_999) + "\n";
+
+    Files.writeString(fixture.teamDir("alice").resolve("big.md"), big);
+
+    await(
+        "bob has the big file",
+        DEADLINE,
+        () -> hasContent(fixture.teamDir("bob").resolve("big.md"), big));
+    // Over the Memory Stores API's 102,400 bytes it goes as a team_memory PUT either way.
+    assertThat(proxy.puts()).isNotEmpty();
+  }
+
+  @Test
+  void aFileWithASecretNeverLeavesTheMachine() throws Exception {
+    SyncEngine alice = bothHold(Map.of("other.md", "other\n"))[0];
+
+    Files.writeString(
+        fixture.teamDir("alice").resolve("token.md"), "the token is " + SECRET + "\n");
+
+    await(
+        "alice reports the file as not synced",
+        DEADLINE,
+        () ->
+            alice.state().skipped().containsKey("token.md")
+                && alice.state().skipped().get("token.md").reason() == SkipReason.SECRET);
+    assertThat(entries(reader, repo)).doesNotContainKey("token.md");
+    assertThat(proxy.anyBodyContains(SECRET)).isFalse();
   }
 }
