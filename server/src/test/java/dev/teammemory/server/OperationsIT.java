@@ -33,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * and the metrics that the dashboard and alert rules of {@code deploy/observability} query. One
  * server, started once with static tokens and GitHub login (a fake of GitHub's API), and exercised
  * once as a team would: writes, reads, a stale {@code If-Match}, a reader writing, a secret, a bad
- * token, GitHub users, GitHub failing, and the change feed.
+ * token, GitHub users, GitHub failing, the change feed, and the Memory Stores API.
  */
 class OperationsIT {
 
@@ -103,6 +103,19 @@ class OperationsIT {
                         + URLEncoder.encode(current, UTF_8)
                         + "&wait=1"))
             .GET());
+    // The Memory Stores API, with the key as older SDKs send it: one line a request as well.
+    String store =
+        JSON.readTree(storesApi(WRITER, "", "{\"name\":\"" + REPOSITORY + "\"}").body())
+            .path("id")
+            .asText();
+    storesApi(
+        WRITER,
+        "/" + store + "/memories",
+        "{\"path\":\"/ops.md\",\"content\":\"" + CONTENT + "\"}");
+    storesApi( // a secret: 400
+        WRITER,
+        "/" + store + "/memories",
+        "{\"path\":\"/token.md\",\"content\":\"github_token = " + SECRET + "\"}");
     gitHub.availability(FakeGitHub.Availability.FAILING);
     get("gho_" + randomHex(18), ""); // a token GitHub cannot verify now: 503
     gitHub.availability(FakeGitHub.Availability.UP);
@@ -171,6 +184,25 @@ class OperationsIT {
         .filteredOn(line -> "octo-ops".equals(line.path("user").asText()))
         .as("GitHub users are named too")
         .hasSize(2);
+  }
+
+  @Test
+  void memoryStoresApiRequestsGetTheirLineWithUserAndRepository() throws IOException {
+    List<JsonNode> lines =
+        requestLines().stream()
+            .filter(line -> line.path("message").asText().startsWith("POST /v1/memory_stores"))
+            .toList();
+
+    assertThat(lines)
+        .extracting(line -> line.path("status").asInt())
+        .as("statuses of the exercise %s", statuses)
+        .containsExactly(200, 200, 400);
+    assertThat(lines)
+        .allSatisfy(
+            line -> {
+              assertThat(line.path("user").asText()).isEqualTo("ops-writer");
+              assertThat(line.path("repository").asText()).isEqualTo(REPOSITORY);
+            });
   }
 
   @Test
@@ -294,6 +326,22 @@ class OperationsIT {
         HTTP.send(
             request
                 .header("Authorization", "Bearer " + token)
+                .timeout(Duration.ofSeconds(30))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    statuses.add(response.statusCode());
+    return response;
+  }
+
+  /** A POST to {@code /v1/memory_stores…} with the key in {@code x-api-key}. */
+  private static HttpResponse<String> storesApi(String key, String rest, String body)
+      throws Exception {
+    HttpResponse<String> response =
+        HTTP.send(
+            HttpRequest.newBuilder(server.url().resolve("/v1/memory_stores" + rest))
+                .header("x-api-key", key)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body))
                 .timeout(Duration.ofSeconds(30))
                 .build(),
             HttpResponse.BodyHandlers.ofString());

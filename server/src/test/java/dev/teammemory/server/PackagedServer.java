@@ -42,13 +42,20 @@ final class PackagedServer implements AutoCloseable {
   /** Starts the jar with its data under {@code dataDirectory} and waits until it is ready. */
   static PackagedServer start(Path dataDirectory, Path log, Map<String, String> settings)
       throws IOException {
+    return start(dataDirectory, log, settings, "384m");
+  }
+
+  /** The same, with the JVM's heap capped at {@code maxHeap} ({@code -Xmx}, such as "96m"). */
+  static PackagedServer start(
+      Path dataDirectory, Path log, Map<String, String> settings, String maxHeap)
+      throws IOException {
     Path jar = Path.of(System.getProperty("tmem.server.jar", ""));
     if (!Files.isRegularFile(jar)) {
       throw new IllegalStateException("no packaged server at " + jar + ": run ./mvnw verify");
     }
     int port = freePort();
     String java = ProcessHandle.current().info().command().orElse("java");
-    ProcessBuilder builder = new ProcessBuilder(java, "-Xmx384m", "-jar", jar.toString());
+    ProcessBuilder builder = new ProcessBuilder(java, "-Xmx" + maxHeap, "-jar", jar.toString());
     builder
         .environment()
         .keySet()

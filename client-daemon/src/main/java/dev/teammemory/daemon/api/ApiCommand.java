@@ -1,15 +1,11 @@
 package dev.teammemory.daemon.api;
 
 import dev.teammemory.daemon.command.EngineCommand;
-import dev.teammemory.daemon.files.AtomicFiles;
 import dev.teammemory.daemon.home.Environment;
 import dev.teammemory.daemon.memory.ClaudeLayout;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -19,8 +15,9 @@ import picocli.CommandLine.Option;
 @Command(
     name = "api",
     description = {
-      "Serve recall, session notes and compaction to other agents on 127.0.0.1, until SIGTERM or"
-          + " Ctrl-C: POST /v1/recall, GET /v1/notes?session=ID, POST /v1/compact.",
+      "Serve recall, session notes, compaction and the hooks to other agents on 127.0.0.1, until"
+          + " SIGTERM or Ctrl-C: POST /v1/recall, GET /v1/notes?session=ID, POST /v1/compact,"
+          + " POST /v1/hooks/<event>. tmem daemon serves the same API.",
       "Every request needs Authorization: Bearer <token>; the token is in <state>/api-token (0600)"
           + " and the address in <state>/api.json."
     },
@@ -49,34 +46,14 @@ public final class ApiCommand extends EngineCommand {
           "--port must be between 0 and 65535: " + port);
     }
     Path stateHome = ClaudeLayout.of(environment).stateHome();
-    ApiToken token = ApiToken.loadOrCreate(stateHome);
-    LocalApi api = LocalApi.start(port, new MemoryServices(environment, clock), token);
-    Path address = stateHome.resolve("api.json");
-    String json =
-        MemoryServices.JSON
-            .createObjectNode()
-            .put("url", api.url())
-            .put("pid", ProcessHandle.current().pid())
-            .put("tokenFile", ApiToken.file(stateHome).toString())
-            .toString();
-    AtomicFiles.write(address, json.getBytes(StandardCharsets.UTF_8));
-    try {
-      Files.setPosixFilePermissions(address, PosixFilePermissions.fromString("rw-------"));
-    } catch (UnsupportedOperationException notPosix) {
-      // Only the address is in it; the token stays in its own file.
-    }
+    LocalApi api = LocalApi.serve(environment, clock, port);
+    Path address = stateHome.resolve(LocalApi.ADDRESS_FILE);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(
             new Thread(
                 () -> {
                   api.close();
-                  try {
-                    Files.deleteIfExists(address);
-                  } catch (IOException ignored) {
-                    // A stale address file names a port nobody answers on; the next start rewrites
-                    // it.
-                  }
                   stopped.countDown();
                 },
                 "tmem-api-stop"));

@@ -56,6 +56,11 @@ final class ApiToken {
     return new ApiToken(token);
   }
 
+  /** The token as curl's config file gives a header: only hex digits, so nothing to escape. */
+  String curlConfig() {
+    return "header = \"Authorization: Bearer " + new String(token, StandardCharsets.UTF_8) + "\"\n";
+  }
+
   /** Whether an {@code Authorization} header carries this token, compared in constant time. */
   boolean authorizes(String authorization) {
     if (authorization == null || !authorization.startsWith("Bearer ")) {

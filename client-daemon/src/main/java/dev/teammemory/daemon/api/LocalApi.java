@@ -6,6 +6,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.teammemory.daemon.files.AtomicFiles;
+import dev.teammemory.daemon.home.Environment;
+import dev.teammemory.daemon.home.StateHome;
+import dev.teammemory.daemon.hook.HookAnswers;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -13,6 +17,10 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -23,9 +31,10 @@ import java.util.logging.Logger;
 
 /**
  * The local API for other agents, on loopback only: {@code POST /v1/recall}, {@code GET
- * /v1/notes?session=ID[&cwd=DIR]} and {@code POST /v1/compact}, each answering JSON. Every request
- * needs {@code Authorization: Bearer <token>} with the token from {@code <state>/api-token}. Errors
- * are {@code {"error": code, "message": …}} with 400, 401, 404, 405, 413 or 500.
+ * /v1/notes?session=ID[&cwd=DIR]} and {@code POST /v1/compact}, each answering JSON, and {@code
+ * POST /v1/hooks/<event>} for the hook shim, answering what the hook prints. Every request needs
+ * {@code Authorization: Bearer <token>} with the token from {@code <state>/api-token}. Errors are
+ * {@code {"error": code, "message": …}} with 400, 401, 404, 405, 413 or 500.
  *
  * <p>Threads: the JDK's server thread accepts; a pool of two handles requests, so one long
  * compaction does not stop a recall.
@@ -34,17 +43,34 @@ public final class LocalApi implements AutoCloseable {
 
   private static final Logger LOG = Logger.getLogger(LocalApi.class.getName());
   private static final int MAX_BODY = 1024 * 1024;
+  private static final String HOOKS_PATH = "/v1/hooks/";
+
+  /** Where a running API says where it listens: {@code {"url": …, "pid": …, "tokenFile": …}}. */
+  public static final String ADDRESS_FILE = "api.json";
+
+  /**
+   * The token as a curl config line ({@code header = "Authorization: Bearer …"}), 0600: the hook
+   * shim hands it to curl with {@code -K}, so the token never appears in a process's arguments.
+   */
+  public static final String CURL_CONFIG_FILE = "api.curl";
 
   private final HttpServer server;
   private final ExecutorService handlers;
   private final MemoryServices services;
+  private final HookAnswers hooks;
   private final ApiToken token;
+  private Optional<Path> published = Optional.empty();
 
   private LocalApi(
-      HttpServer server, ExecutorService handlers, MemoryServices services, ApiToken token) {
+      HttpServer server,
+      ExecutorService handlers,
+      MemoryServices services,
+      HookAnswers hooks,
+      ApiToken token) {
     this.server = server;
     this.handlers = handlers;
     this.services = services;
+    this.hooks = hooks;
     this.token = token;
   }
 
@@ -53,8 +79,10 @@ public final class LocalApi implements AutoCloseable {
    *
    * @param port the port, or 0 for any free one
    */
-  static LocalApi start(int port, MemoryServices services, ApiToken token) throws IOException {
+  static LocalApi start(int port, MemoryServices services, HookAnswers hooks, ApiToken token)
+      throws IOException {
     requireNonNull(services, "services is null");
+    requireNonNull(hooks, "hooks is null");
     requireNonNull(token, "token is null");
     HttpServer server =
         HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 16);
@@ -66,11 +94,72 @@ public final class LocalApi implements AutoCloseable {
               thread.setDaemon(true);
               return thread;
             });
-    LocalApi api = new LocalApi(server, handlers, services, token);
+    LocalApi api = new LocalApi(server, handlers, services, hooks, token);
     server.createContext("/", api::handle);
     server.setExecutor(handlers);
     server.start();
     return api;
+  }
+
+  /**
+   * Starts the API for {@code environment}'s state home and says where it listens in {@value
+   * #ADDRESS_FILE} and {@value #CURL_CONFIG_FILE}, which {@link #close()} removes again.
+   *
+   * @param port the port, or 0 for any free one
+   */
+  public static LocalApi serve(Environment environment, Clock clock, int port) throws IOException {
+    Path stateHome = StateHome.of(environment);
+    ApiToken token = ApiToken.loadOrCreate(stateHome);
+    LocalApi api =
+        start(
+            port,
+            new MemoryServices(environment, clock),
+            new HookAnswers(environment, clock),
+            token);
+    try {
+      api.publish(stateHome);
+    } catch (IOException | RuntimeException unpublished) {
+      api.close();
+      throw unpublished;
+    }
+    return api;
+  }
+
+  private void publish(Path stateHome) throws IOException {
+    String json =
+        MemoryServices.JSON
+            .createObjectNode()
+            .put("url", url())
+            .put("pid", ProcessHandle.current().pid())
+            .put("tokenFile", ApiToken.file(stateHome).toString())
+            .toString();
+    writePrivate(stateHome.resolve(CURL_CONFIG_FILE), token.curlConfig());
+    writePrivate(stateHome.resolve(ADDRESS_FILE), json + "\n");
+    published = Optional.of(stateHome);
+  }
+
+  private static void writePrivate(Path file, String text) throws IOException {
+    AtomicFiles.write(file, text.getBytes(StandardCharsets.UTF_8));
+    try {
+      Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+    } catch (UnsupportedOperationException notPosix) {
+      // Windows keeps the user's profile private by default.
+    }
+  }
+
+  /** Removes the address, unless another API has published its own since. */
+  private void unpublish() {
+    if (published.isEmpty()) {
+      return;
+    }
+    Path address = published.get().resolve(ADDRESS_FILE);
+    try {
+      if (Files.readString(address, StandardCharsets.UTF_8).contains("\"url\":\"" + url() + "\"")) {
+        Files.deleteIfExists(address);
+      }
+    } catch (IOException alreadyGone) {
+      // A stale address names a port nobody answers on; the shim then runs tmem itself.
+    }
   }
 
   public int port() {
@@ -83,8 +172,10 @@ public final class LocalApi implements AutoCloseable {
 
   @Override
   public void close() {
+    unpublish();
     server.stop(1);
     handlers.shutdownNow();
+    hooks.close();
   }
 
   private void handle(HttpExchange exchange) throws IOException {
@@ -135,12 +226,21 @@ public final class LocalApi implements AutoCloseable {
             }
           }
         }
-        default ->
-            error(
-                exchange,
-                404,
-                "not_found",
-                "no endpoint " + path + "; there are /v1/recall, /v1/notes and /v1/compact");
+        default -> {
+          if (path.startsWith(HOOKS_PATH)) {
+            if (expect(exchange, method, "POST")) {
+              hook(exchange, path.substring(HOOKS_PATH.length()));
+            }
+            return;
+          }
+          error(
+              exchange,
+              404,
+              "not_found",
+              "no endpoint "
+                  + path
+                  + "; there are /v1/recall, /v1/notes, /v1/compact and /v1/hooks/<event>");
+        }
       }
     } catch (MemoryServices.BadRequest bad) {
       error(exchange, 400, "bad_request", bad.getMessage());
@@ -155,6 +255,38 @@ public final class LocalApi implements AutoCloseable {
       error(exchange, 500, "internal_error", failure.getClass().getSimpleName());
     } finally {
       exchange.close();
+    }
+  }
+
+  /**
+   * {@code POST /v1/hooks/<event>[?private-index=true]}: the hook's stdin as the body, answered
+   * with what {@code tmem hook <event>} would print, as is (JSON, plain text or nothing).
+   */
+  private void hook(HttpExchange exchange, String event) throws IOException {
+    byte[] input;
+    try (InputStream in = exchange.getRequestBody()) {
+      input = in.readNBytes(MAX_BODY + 1);
+    }
+    if (input.length > MAX_BODY) {
+      error(exchange, 413, "too_large", "request bodies are at most 1 MiB");
+      return;
+    }
+    boolean privateIndex =
+        "true".equals(query(exchange.getRequestURI().getRawQuery()).get("private-index"));
+    Optional<HookAnswers.Answer> answer = hooks.answer(event, privateIndex, input);
+    if (answer.isEmpty()) {
+      error(
+          exchange,
+          404,
+          "not_found",
+          "no hook " + event + "; there are " + String.join(", ", HookAnswers.events()));
+      return;
+    }
+    byte[] bytes = answer.get().out().getBytes(StandardCharsets.UTF_8);
+    exchange.getResponseHeaders().set("Content-Type", "text/plain; charset=utf-8");
+    exchange.sendResponseHeaders(200, bytes.length == 0 ? -1 : bytes.length);
+    try (OutputStream out = exchange.getResponseBody()) {
+      out.write(bytes);
     }
   }
 

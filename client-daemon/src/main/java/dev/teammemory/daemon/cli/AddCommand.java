@@ -27,10 +27,9 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "add",
     mixinStandardHelpOptions = true,
-    description = {
-      "Registers a project for `tmem daemon` and `tmem sync`: its team folder",
-      "(<auto-memory dir>/team/) and its GitHub repository (from `git remote get-url origin`)."
-    })
+    description =
+        "Registers a project for `tmem daemon` and `tmem sync`: its team folder (<auto-memory"
+            + " dir>/team/) and its GitHub repository (from `git remote get-url origin`).")
 public final class AddCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;

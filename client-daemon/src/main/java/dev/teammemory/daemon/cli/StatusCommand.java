@@ -37,7 +37,8 @@ import picocli.CommandLine.Spec;
     name = "status",
     mixinStandardHelpOptions = true,
     description =
-        "Shows the team sync of every project: what synced, what is pending, what does not sync and why.")
+        "Shows the team sync of every project (those registered, and folders a running daemon"
+            + " serves): what synced, what is pending, what does not sync and why.")
 public final class StatusCommand implements Callable<Integer> {
 
   private static final ObjectMapper JSON =
@@ -62,8 +63,18 @@ public final class StatusCommand implements Callable<Integer> {
       // First, so that it shows before the usage error of a machine without projects.
       logins.forEach(login -> spec.commandLine().getOut().println(login.words()));
     }
-    List<Project> selected = projects.select(stateHome);
     List<SavedProjects.Saved> saved = SavedProjects.all(stateHome);
+    List<Project> selected;
+    List<SavedProjects.Saved> servedUnregistered = List.of();
+    if (projects.named()) {
+      selected = projects.select(stateHome);
+    } else {
+      selected = ProjectOptions.registered(stateHome);
+      servedUnregistered = servedUnregistered(saved, selected);
+      if (selected.isEmpty() && servedUnregistered.isEmpty()) {
+        projects.select(stateHome); // the usage error that says how to register one
+      }
+    }
     List<ProjectStatus> statuses = new ArrayList<>();
     for (Project project : selected) {
       boolean found = false;
@@ -78,6 +89,7 @@ public final class StatusCommand implements Callable<Integer> {
         statuses.add(neverSynced(project));
       }
     }
+    servedUnregistered.forEach(entry -> statuses.add(statusOf(entry)));
     PrintWriter out = spec.commandLine().getOut();
     if (format == OutputFormat.json) {
       out.println(toJson(logins, statuses));
@@ -85,6 +97,25 @@ public final class StatusCommand implements Callable<Integer> {
       statuses.forEach(status -> out.print(text(status)));
     }
     return ExitCode.OK;
+  }
+
+  /**
+   * Folders a running daemon or sync serves by {@code --team-dir} and {@code --repo} (as {@code
+   * ./tmem demo} does), so that a plain {@code tmem status} in another terminal shows them too;
+   * once it stops they are left out again, as they are in no registry.
+   */
+  private static List<SavedProjects.Saved> servedUnregistered(
+      List<SavedProjects.Saved> saved, List<Project> registered) {
+    return saved.stream()
+        .filter(
+            entry ->
+                registered.stream()
+                    .noneMatch(
+                        project ->
+                            Path.of(entry.state().teamDir()).equals(project.teamDir())
+                                && entry.state().repo().equalsIgnoreCase(project.repo())))
+        .filter(entry -> SavedProjects.runningPid(entry.stateDir()).isPresent())
+        .toList();
   }
 
   static String toJson(List<LoginStatus> logins, List<ProjectStatus> statuses)

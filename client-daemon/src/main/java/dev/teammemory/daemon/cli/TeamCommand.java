@@ -138,10 +138,10 @@ public final class TeamCommand implements Runnable {
   @Command(
       name = "rm",
       mixinStandardHelpOptions = true,
-      description = {
-        "Deletes KEY on the server. Every daemon then deletes its local copy unless it was modified",
-        "there (it reports that instead). The content stays in the server's history."
-      })
+      description =
+          "Deletes KEY on the server. Every daemon then deletes its local copy unless it was"
+              + " modified there (it reports that instead). The content stays in the server's"
+              + " history.")
   static final class Remove extends KeyCommand {
     @Override
     int run(Project project, TeamMemoryClient client, PrintWriter out) throws IOException {
@@ -230,10 +230,16 @@ public final class TeamCommand implements Runnable {
    */
   @Command(
       name = "restore",
-      mixinStandardHelpOptions = true,
       description =
           "Makes version N of KEY current again on the server, and writes it to the local team folder.")
   static final class Restore extends KeyCommand {
+    // Its own --version takes the standard -V/--version's name, and with it the standard --help.
+    @Option(
+        names = {"-h", "--help"},
+        usageHelp = true,
+        description = "Show this help message and exit.")
+    boolean help;
+
     @Option(
         names = "--version",
         required = true,

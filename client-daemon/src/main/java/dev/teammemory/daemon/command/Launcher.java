@@ -35,6 +35,15 @@ public final class Launcher {
         new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), true);
     PrintWriter err =
         new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
+    LogFormat logFormat;
+    try {
+      logFormat = LogFormat.fromEnvironment(System.getenv());
+    } catch (UserError unknown) {
+      err.println("tmem: " + unknown.getMessage());
+      System.exit(unknown.exitCode());
+      return;
+    }
+    logFormat.sendTo(err);
     moveLegacyState(err);
     CommandLine commandLine = commandLine(root);
     commandLine.setOut(out);

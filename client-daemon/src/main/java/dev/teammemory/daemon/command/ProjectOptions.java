@@ -51,7 +51,8 @@ public final class ProjectOptions {
     return teamDir != null || repo != null;
   }
 
-  static List<Project> registered(Path stateHome) {
+  /** The projects {@code tmem add} registered, perhaps none. */
+  public static List<Project> registered(Path stateHome) {
     ProjectRegistry registry = new ProjectRegistry(stateHome);
     try {
       return registry.projects();

@@ -29,13 +29,13 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -137,12 +137,26 @@ public final class HookCommand {
     }
   }
 
-  /** SessionStart: the memory instructions and the index. */
+  /**
+   * SessionStart: what the agent lacks about memory. Today's Claude Code loads the private {@code
+   * MEMORY.md} and its own memory instructions itself, so by default this is the team's index and
+   * the few lines about team memory; {@code --private-index} (chosen at {@code tmem hook install})
+   * adds the private index and the full instructions for an agent that does not load them.
+   */
   @Command(
       name = "session-start",
-      description = "Print the memory instructions and MEMORY.md for a new or resumed session.",
+      description =
+          "Print the team's MEMORY.md and what the agent needs to know about team memory, for a new"
+              + " or resumed session.",
       mixinStandardHelpOptions = true)
   public static final class SessionStart extends Entry {
+
+    @Option(
+        names = "--private-index",
+        description =
+            "Also print the private MEMORY.md and the full memory instructions, for an agent that"
+                + " does not load them itself.")
+    boolean privateIndex;
 
     public SessionStart() {
       this(Environment.system(), System.in, Clock.systemDefaultZone());
@@ -162,45 +176,94 @@ public final class HookCommand {
         return 0;
       }
       List<String> problems = new ArrayList<>();
-      out()
-          .println(
-              HookOutput.additionalContext(
-                  "SessionStart",
-                  context(location, DailyLogMode.of(project, location), clock, problems)));
+      String context =
+          context(location, DailyLogMode.of(project, location), privateIndex, problems);
+      if (!context.isEmpty()) {
+        out().println(HookOutput.additionalContext("SessionStart", context));
+      }
       problems.forEach(problem -> err().println("tmem: " + problem));
       return 0;
     }
 
     /**
+     * The context in order of value within the hook's budget: the team index, then the private
+     * index when asked for, then the instructions, whole or in brief.
+     *
      * @param problems where an index that cannot be read is reported; the context goes on without
      *     it
      */
     static String context(
-        MemoryLocation location, DailyLogMode dailyLog, Clock clock, List<String> problems)
+        MemoryLocation location, DailyLogMode dailyLog, boolean privateIndex, List<String> problems)
         throws IOException {
-      StringBuilder context = new StringBuilder();
+      HookBudget budget = new HookBudget("SessionStart");
       boolean team = location.teamActive() && !dailyLog.enabled();
-      context.append(
-          dailyLog.enabled()
-              ? MemoryInstructions.dailyLog(location.directory())
-              : MemoryInstructions.autoMemory(location.directory(), team));
-      context
-          .append("\n## MEMORY.md\n\n")
-          .append(
-              readableIndex(location.index(), problems)
-                  .map(MemoryIndex::content)
-                  .orElse(
-                      "Your MEMORY.md is currently empty. When you save new memories, they will appear here."));
-      if (team) {
-        Optional<MemoryIndex> teamIndex =
-            readableIndex(location.teamDirectory().resolve(MemoryLocation.INDEX_FILE), problems);
-        if (teamIndex.isPresent()) {
-          context
-              .append("\n\n## team/MEMORY.md (shared with everyone on this repository)\n\n")
-              .append(teamIndex.get().content());
-        }
+      Path directory = location.directory();
+      List<String> instructions = instructions(directory, dailyLog, privateIndex, team);
+      // The shortest instructions and the private index's pointer always keep their room.
+      List<String> essentials = new ArrayList<>();
+      if (!instructions.isEmpty()) {
+        essentials.add(instructions.getLast());
       }
-      return context.append('\n').toString();
+      if (team) {
+        Path teamIndexFile = location.teamDirectory().resolve(MemoryLocation.INDEX_FILE);
+        List<String> after = new ArrayList<>(essentials);
+        if (privateIndex) {
+          after.add(HookBudget.pointer(0, 1, location.index()));
+        }
+        readableIndex(teamIndexFile, problems)
+            .ifPresent(
+                index ->
+                    budget.addLines(
+                        "## team/MEMORY.md (shared with everyone on this repository)\n\n",
+                        index.content(),
+                        teamIndexFile,
+                        after));
+      }
+      if (privateIndex) {
+        budget.addLines(
+            "## MEMORY.md\n\n",
+            readableIndex(location.index(), problems)
+                .map(MemoryIndex::content)
+                .orElse(
+                    "Your MEMORY.md is currently empty. When you save new memories, they will appear here."),
+            location.index(),
+            essentials);
+      }
+      budget.addFirstThatFits(instructions);
+      return budget.text();
+    }
+
+    /** The instructions the agent lacks, fullest first, the last one short. */
+    private static List<String> instructions(
+        Path directory, DailyLogMode dailyLog, boolean privateIndex, boolean team) {
+      if (dailyLog.enabled()) {
+        return List.of(
+            MemoryInstructions.dailyLog(directory),
+            "Auto memory is a daily log in this session: append one bullet per thing worth"
+                + " remembering to logs/YYYY/MM/YYYY-MM-DD.md under "
+                + directory
+                + "; MEMORY.md is read-only.");
+      }
+      if (privateIndex) {
+        return List.of(
+            MemoryInstructions.autoMemory(directory, team),
+            "Auto memory lives in "
+                + directory
+                + ": one file per memory with name, description and type frontmatter, and one"
+                + " line for each in MEMORY.md."
+                + (team ? " " + teamInBrief(directory) : ""));
+      }
+      if (team) {
+        return List.of(MemoryInstructions.teamMemory(directory), teamInBrief(directory));
+      }
+      return List.of();
+    }
+
+    private static String teamInBrief(Path directory) {
+      return "Team memory in "
+          + directory.resolve("team")
+          + " is shared with everyone on this repository and written like private memory; never"
+          + " put a credential there.";
     }
   }
 
@@ -212,6 +275,9 @@ public final class HookCommand {
   public static final class UserPrompt extends Entry {
 
     private static final int RECENT_MESSAGES = 20;
+
+    /** How long the agent's prompt waits for a model to pick memories before lexical ranking. */
+    static final Duration MODEL_DEADLINE = Duration.ofSeconds(2);
 
     public UserPrompt() {
       this(Environment.system(), System.in, Clock.systemUTC());
@@ -237,20 +303,35 @@ public final class HookCommand {
       try {
         recalled =
             new SessionRecall(ClaudeLayout.of(project), model(), clock)
+                .withModelDeadline(MODEL_DEADLINE)
                 .recall(project, prompt, session, recentTools(input), input.transcriptPath());
       } catch (IOException failed) {
         throw UserError.problem("recall failed: " + FailureWords.describe(failed));
       }
-      if (!recalled.memories().isEmpty()) {
-        out()
-            .println(
-                HookOutput.additionalContext(
-                    "UserPromptSubmit",
-                    recalled.memories().stream()
-                        .map(RecalledMemory::render)
-                        .collect(Collectors.joining("\n\n"))));
+      String context = context(recalled.memories());
+      if (!context.isEmpty()) {
+        out().println(HookOutput.additionalContext("UserPromptSubmit", context));
       }
       return 0;
+    }
+
+    /**
+     * The memories in the order recall ranked them, each whole while they fit the hook's budget,
+     * then cut at a line with a pointer to its file, then the pointer alone: every memory recall
+     * chose is at least named.
+     */
+    static String context(List<RecalledMemory> memories) {
+      HookBudget budget = new HookBudget("UserPromptSubmit");
+      for (int i = 0; i < memories.size(); i++) {
+        RecalledMemory memory = memories.get(i);
+        // Each memory after this one keeps room at least for its pointer.
+        List<String> pointersAfter =
+            memories.subList(i + 1, memories.size()).stream()
+                .map(later -> HookBudget.pointer(0, 1, later.file()))
+                .toList();
+        budget.addLines(memory.header() + "\n", memory.content(), memory.file(), pointersAfter);
+      }
+      return budget.text();
     }
 
     /** The tools the agent used lately: recall skips their usage notes, keeping their warnings. */

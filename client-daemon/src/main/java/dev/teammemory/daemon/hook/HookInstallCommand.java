@@ -28,9 +28,11 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code tmem hook install}: adds the four hooks to the user's Claude Code settings ({@code
+ * {@code tmem hook install}: writes the hook shim ({@link HookShim}) into the state home and adds
+ * the four hooks, each running it, to the user's Claude Code settings ({@code
  * $CLAUDE_CONFIG_DIR/settings.json}, else {@code ~/.claude/settings.json}). Existing hooks and
- * settings stay; a hook already installed is not added again; the previous file is kept as {@code
+ * settings stay; a hook already installed is not added again, and one of an earlier install that
+ * differs (the JVM command, another option) is replaced; the previous file is kept as {@code
  * settings.json.bak}; the new one replaces it atomically with the same permissions.
  */
 @Command(
@@ -38,6 +40,8 @@ import picocli.CommandLine.Option;
     description = {
       "Add tmem's SessionStart, UserPromptSubmit, PreCompact and Stop hooks to your Claude Code"
           + " settings, keeping every hook and setting already there.",
+      "Each hook runs <state home>/bin/tmem-hook, a small sh + curl script that asks the running"
+          + " tmem daemon and starts tmem itself only when no daemon answers.",
       "The previous settings are kept as settings.json.bak."
     },
     mixinStandardHelpOptions = true)
@@ -49,8 +53,16 @@ public final class HookInstallCommand extends EngineCommand {
       names = "--command",
       paramLabel = "CMD",
       description =
-          "How the hooks start tmem (default: this java and tmem.jar, e.g. '/usr/bin/java' -jar '/opt/tmem.jar').")
+          "How the hooks start tmem when no daemon answers (default: this java and tmem.jar,"
+              + " e.g. '/usr/bin/java' -jar '/opt/tmem.jar').")
   String command;
+
+  @Option(
+      names = "--private-index",
+      description =
+          "Also give the agent the private MEMORY.md and the full memory instructions at session"
+              + " start, for agents that do not load them themselves (today's Claude Code does).")
+  boolean privateIndex;
 
   @Option(
       names = "--dry-run",
@@ -67,15 +79,26 @@ public final class HookInstallCommand extends EngineCommand {
 
   @Override
   public Integer call() throws IOException {
-    Path settingsFile = ClaudeLayout.of(environment).userSettings();
+    ClaudeLayout layout = ClaudeLayout.of(environment);
+    Path settingsFile = layout.userSettings();
+    Path stateHome = layout.stateHome();
     String prefix = command != null ? command.strip() : runningJarCommand();
     ObjectNode settings = readSettings(settingsFile);
-    List<String> added = changed(settingsFile, () -> HookSettings.install(settings, prefix));
+    List<String> added =
+        changed(
+            settingsFile,
+            () ->
+                HookSettings.install(
+                    settings,
+                    hook -> HookShim.command(stateHome, hook.subcommand(), privateIndex),
+                    existing -> ours(existing, prefix, stateHome)));
     PrintWriter out = out();
     if (dryRun) {
       out.println(JSON.writeValueAsString(settings));
       return 0;
     }
+    Path shim = HookShim.write(stateHome, prefix);
+    out.println("wrote the hook shim " + shim);
     if (added.isEmpty()) {
       out.println("tmem's hooks are already in " + settingsFile + "; nothing changed");
       return 0;
@@ -126,10 +149,16 @@ public final class HookInstallCommand extends EngineCommand {
 
     @Override
     public Integer call() throws IOException {
-      Path settingsFile = ClaudeLayout.of(environment).userSettings();
+      ClaudeLayout layout = ClaudeLayout.of(environment);
+      Path settingsFile = layout.userSettings();
       String prefix = command != null ? command.strip() : runningJarCommand();
       ObjectNode settings = readSettings(settingsFile);
-      int removed = changed(settingsFile, () -> HookSettings.uninstall(settings, prefix));
+      int removed =
+          changed(
+              settingsFile,
+              () ->
+                  HookSettings.uninstall(
+                      settings, existing -> ours(existing, prefix, layout.stateHome())));
       if (removed == 0) {
         spec.commandLine()
             .getOut()
@@ -142,6 +171,11 @@ public final class HookInstallCommand extends EngineCommand {
           .println("removed " + removed + " tmem hooks from " + settingsFile);
       return 0;
     }
+  }
+
+  /** A hook command of tmem's: the shim's, or an earlier install's {@code <prefix> hook …}. */
+  static boolean ours(String command, String prefix, Path stateHome) {
+    return HookShim.runs(stateHome, command) || command.startsWith(prefix + " hook ");
   }
 
   static ObjectNode readSettings(Path settingsFile) throws IOException {

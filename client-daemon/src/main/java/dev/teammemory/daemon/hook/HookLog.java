@@ -56,6 +56,30 @@ final class HookLog {
     }
   }
 
+  /**
+   * Appends what a hook answered inside the daemon said on stderr, one line each: the agent does
+   * not see that stderr, so the log is where it is kept.
+   */
+  static void note(Environment environment, String hook, int exitCode, String stderr) {
+    StringBuilder entry = new StringBuilder();
+    String prefix = Instant.now() + " " + hook + " (in the daemon, exit " + exitCode + "): ";
+    stderr
+        .lines()
+        .filter(line -> !line.isBlank())
+        .forEach(line -> entry.append(prefix).append(line).append('\n'));
+    if (entry.isEmpty()) {
+      entry.append(prefix).append("no message\n");
+    }
+    try {
+      Path log = file(environment);
+      rotateIfLarge(log);
+      Files.writeString(
+          log, entry, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+    } catch (IOException | RuntimeException unwritable) {
+      // The hook's answer matters more than its log.
+    }
+  }
+
   /** Creates the log's folder, and moves a log that grew too large aside. */
   static void rotateIfLarge(Path log) throws IOException {
     Files.createDirectories(log.getParent());

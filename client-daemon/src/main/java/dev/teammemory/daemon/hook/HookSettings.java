@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * The {@code hooks} section of Claude Code's {@code settings.json}, changed without touching
@@ -22,10 +24,6 @@ final class HookSettings {
       requireNonNull(event, "event is null");
       requireNonNull(subcommand, "subcommand is null");
     }
-
-    String command(String prefix) {
-      return prefix + " hook " + subcommand;
-    }
   }
 
   static final List<Hook> HOOKS =
@@ -38,67 +36,79 @@ final class HookSettings {
   private HookSettings() {}
 
   /**
-   * Adds our hooks to {@code settings} in place.
+   * Adds our hooks to {@code settings} in place, taking out commands of ours that differ from the
+   * ones wanted (an earlier install's JVM command, another option), so no event runs tmem twice.
    *
+   * @param command the command each hook runs
+   * @param ours whether a command already in the settings is one of tmem's
    * @return the events a hook was added to; empty when all were there already
    * @throws IllegalArgumentException naming the field when {@code hooks} has a shape Claude Code
    *     would not accept, so that nothing of the user's is overwritten
    */
-  static List<String> install(ObjectNode settings, String prefix) {
+  static List<String> install(
+      ObjectNode settings, Function<Hook, String> command, Predicate<String> ours) {
     ObjectNode hooks = hooksObject(settings, true);
     List<String> added = new ArrayList<>();
     for (Hook hook : HOOKS) {
+      String wanted = command.apply(hook);
+      groups(hooks, hook.event());
+      remove(hooks, hook, existing -> ours.test(existing) && !existing.equals(wanted));
       ArrayNode groups = groups(hooks, hook.event());
-      String command = hook.command(prefix);
-      if (contains(groups, command)) {
+      if (contains(groups, wanted)) {
         continue;
       }
       ObjectNode group = groups.addObject();
       group.put("matcher", "");
-      group.putArray("hooks").addObject().put("type", "command").put("command", command);
+      group.putArray("hooks").addObject().put("type", "command").put("command", wanted);
       added.add(hook.event());
     }
     return added;
   }
 
   /**
-   * Removes the commands that start with {@code prefix + " hook "}, and groups and events left
-   * empty by that; everything else stays.
+   * Removes the commands that are {@code ours}, and groups and events left empty by that;
+   * everything else stays.
    *
    * @return how many commands were removed
    */
-  static int uninstall(ObjectNode settings, String prefix) {
+  static int uninstall(ObjectNode settings, Predicate<String> ours) {
     ObjectNode hooks = hooksObject(settings, false);
     if (hooks == null) {
       return 0;
     }
     int removed = 0;
     for (Hook hook : HOOKS) {
-      JsonNode groups = hooks.get(hook.event());
-      if (!(groups instanceof ArrayNode array)) {
-        continue;
-      }
-      for (int g = array.size() - 1; g >= 0; g--) {
-        JsonNode commands = array.get(g).get("hooks");
-        if (!(commands instanceof ArrayNode list)) {
-          continue;
-        }
-        for (int c = list.size() - 1; c >= 0; c--) {
-          if (list.get(c).path("command").asText("").equals(hook.command(prefix))) {
-            list.remove(c);
-            removed++;
-          }
-        }
-        if (list.isEmpty()) {
-          array.remove(g);
-        }
-      }
-      if (array.isEmpty()) {
-        hooks.remove(hook.event());
-      }
+      removed += remove(hooks, hook, ours);
     }
     if (hooks.isEmpty()) {
       settings.remove("hooks");
+    }
+    return removed;
+  }
+
+  private static int remove(ObjectNode hooks, Hook hook, Predicate<String> unwanted) {
+    JsonNode groups = hooks.get(hook.event());
+    if (!(groups instanceof ArrayNode array)) {
+      return 0;
+    }
+    int removed = 0;
+    for (int g = array.size() - 1; g >= 0; g--) {
+      JsonNode commands = array.get(g).get("hooks");
+      if (!(commands instanceof ArrayNode list)) {
+        continue;
+      }
+      for (int c = list.size() - 1; c >= 0; c--) {
+        if (unwanted.test(list.get(c).path("command").asText(""))) {
+          list.remove(c);
+          removed++;
+        }
+      }
+      if (list.isEmpty()) {
+        array.remove(g);
+      }
+    }
+    if (array.isEmpty()) {
+      hooks.remove(hook.event());
     }
     return removed;
   }

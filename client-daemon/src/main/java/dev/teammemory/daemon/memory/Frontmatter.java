@@ -50,6 +50,22 @@ record Frontmatter(Map<String, Object> values) {
         : Optional.empty();
   }
 
+  /**
+   * The memory's type in either of the two forms in use: a top-level {@code type:} (older agents
+   * and tmem before both were written) or {@code type:} nested under {@code metadata:} (what
+   * today's Claude Code tells its model to write). The first that names a known type wins.
+   */
+  Optional<MemoryType> type() {
+    Optional<MemoryType> topLevel = string("type").flatMap(MemoryType::parse);
+    if (topLevel.isPresent()) {
+      return topLevel;
+    }
+    return values.get("metadata") instanceof Map<?, ?> metadata
+            && metadata.get("type") instanceof String nested
+        ? MemoryType.parse(nested)
+        : Optional.empty();
+  }
+
   /** Reads the frontmatter at the start of {@code markdown}; {@link #NONE} when there is none. */
   static Frontmatter parse(String markdown) {
     String text = markdown.startsWith("\uFEFF") ? markdown.substring(1) : markdown;

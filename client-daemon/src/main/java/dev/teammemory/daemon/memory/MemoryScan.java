@@ -12,7 +12,9 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
@@ -58,7 +60,9 @@ public final class MemoryScan {
             if (attributes.isRegularFile()
                 && name.endsWith(".md")
                 && !name.equals(MemoryLocation.INDEX_FILE)) {
-              candidates.add(new Candidate(file, attributes.lastModifiedTime().toInstant()));
+              candidates.add(
+                  new Candidate(
+                      file, attributes.lastModifiedTime().toInstant(), attributes.size()));
             }
             return FileVisitResult.CONTINUE;
           }
@@ -78,7 +82,7 @@ public final class MemoryScan {
       if (headers.size() >= limit) {
         break;
       }
-      read(memoryDirectory, candidate).ifPresent(headers::add);
+      HEADERS.get(memoryDirectory, candidate).ifPresent(headers::add);
     }
     return headers;
   }
@@ -99,7 +103,52 @@ public final class MemoryScan {
         : "- " + tag + header.filename() + " (" + timestamp + ")";
   }
 
-  private record Candidate(Path file, Instant modified) {}
+  private record Candidate(Path file, Instant modified, long size) {}
+
+  private static final Headers HEADERS = new Headers();
+
+  /**
+   * Headers read before, by file, kept while the file's modification time and size stay the same: a
+   * long-running process (the daemon answering every prompt's recall) then reads only the files
+   * that changed. A file rewritten to the same size within the file system's timestamp resolution
+   * keeps its old header until it changes again; frontmatter edits that keep size and second are
+   * rare enough to accept that.
+   */
+  private static final class Headers {
+
+    private static final int MAX_ENTRIES = 4_096;
+
+    private record Key(Path memoryDirectory, Path file) {}
+
+    private record Known(Instant modified, long size, Optional<MemoryHeader> header) {}
+
+    private final Map<Key, Known> entries =
+        new LinkedHashMap<>(256, 0.75f, true) {
+          @Override
+          protected boolean removeEldestEntry(Map.Entry<Key, Known> eldest) {
+            return size() > MAX_ENTRIES;
+          }
+        };
+
+    Optional<MemoryHeader> get(Path memoryDirectory, Candidate candidate) {
+      Key key = new Key(memoryDirectory, candidate.file());
+      synchronized (entries) {
+        Known known = entries.get(key);
+        if (known != null
+            && known.modified().equals(candidate.modified())
+            && known.size() == candidate.size()) {
+          return known.header();
+        }
+      }
+      Optional<MemoryHeader> header = read(memoryDirectory, candidate);
+      if (header.isPresent()) {
+        synchronized (entries) {
+          entries.put(key, new Known(candidate.modified(), candidate.size(), header));
+        }
+      }
+      return header;
+    }
+  }
 
   private static Optional<MemoryHeader> read(Path memoryDirectory, Candidate candidate) {
     StringBuilder head = new StringBuilder();
@@ -134,6 +183,6 @@ public final class MemoryScan {
             candidate.modified(),
             frontmatter.string("name"),
             frontmatter.string("description"),
-            frontmatter.string("type").flatMap(MemoryType::parse)));
+            frontmatter.type()));
   }
 }

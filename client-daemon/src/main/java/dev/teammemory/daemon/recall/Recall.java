@@ -20,6 +20,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 /**
  * Finds the memories relevant to a query, as the reference's recall does: at most {@value
@@ -42,10 +47,20 @@ public final class Recall {
 
   private final LanguageModel model;
   private final Clock clock;
+  private final Optional<Duration> modelDeadline;
 
   public Recall(LanguageModel model, Clock clock) {
+    this(model, clock, Optional.empty());
+  }
+
+  /**
+   * @param modelDeadline how long the model may take to pick memories before lexical ranking picks
+   *     them instead; empty to wait for the model's own timeouts and retries
+   */
+  public Recall(LanguageModel model, Clock clock, Optional<Duration> modelDeadline) {
     this.model = requireNonNull(model, "model is null");
     this.clock = requireNonNull(clock, "clock is null");
+    this.modelDeadline = requireNonNull(modelDeadline, "modelDeadline is null");
   }
 
   /**
@@ -118,9 +133,16 @@ public final class Recall {
               LexicalRanking.rank(query, candidates, tools, MAX_MEMORIES),
               "lexical ranking (" + offline.describe() + ")");
       case AnthropicLanguageModel anthropic -> {
-        ModelOutcome<List<String>> selected =
-            ModelSelection.select(anthropic, query, candidates, tools);
-        yield switch (selected) {
+        Optional<ModelOutcome<List<String>>> inTime =
+            withinDeadline(() -> ModelSelection.select(anthropic, query, candidates, tools));
+        if (inTime.isEmpty()) {
+          yield new Selection(
+              LexicalRanking.rank(query, candidates, tools, MAX_MEMORIES),
+              "lexical ranking (the model took longer than "
+                  + modelDeadline.orElseThrow().toMillis()
+                  + " ms)");
+        }
+        yield switch (inTime.get()) {
           case ModelOutcome.Answered<List<String>> answered -> {
             Map<String, MemoryHeader> byFilename = new LinkedHashMap<>();
             candidates.forEach(header -> byFilename.put(header.filename(), header));
@@ -135,6 +157,41 @@ public final class Recall {
         };
       }
     };
+  }
+
+  /**
+   * The model's selection, or empty when it takes longer than the deadline. The call goes on in a
+   * virtual thread of its own until its own timeout: an HTTP call blocked in a read is not
+   * interrupted, and its answer is simply not waited for.
+   */
+  private <T> Optional<T> withinDeadline(Supplier<T> call) {
+    if (modelDeadline.isEmpty()) {
+      return Optional.of(call.get());
+    }
+    CompletableFuture<T> future = new CompletableFuture<>();
+    Thread.ofVirtual()
+        .name("tmem-recall-model")
+        .start(
+            () -> {
+              try {
+                future.complete(call.get());
+              } catch (RuntimeException | Error failed) {
+                future.completeExceptionally(failed);
+              }
+            });
+    try {
+      return Optional.of(future.get(modelDeadline.get().toMillis(), TimeUnit.MILLISECONDS));
+    } catch (TimeoutException late) {
+      return Optional.empty();
+    } catch (InterruptedException interrupted) {
+      Thread.currentThread().interrupt();
+      return Optional.empty();
+    } catch (ExecutionException failed) {
+      if (failed.getCause() instanceof RuntimeException runtime) {
+        throw runtime;
+      }
+      throw new IllegalStateException("model selection failed", failed.getCause());
+    }
   }
 
   private String rankedBy() {

@@ -9,6 +9,7 @@ import dev.teammemory.daemon.model.LanguageModel;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
@@ -24,11 +25,27 @@ public final class SessionRecall {
   private final ClaudeLayout layout;
   private final LanguageModel model;
   private final Clock clock;
+  private final Optional<Duration> modelDeadline;
 
   public SessionRecall(ClaudeLayout layout, LanguageModel model, Clock clock) {
+    this(layout, model, clock, Optional.empty());
+  }
+
+  private SessionRecall(
+      ClaudeLayout layout, LanguageModel model, Clock clock, Optional<Duration> modelDeadline) {
     this.layout = requireNonNull(layout, "layout is null");
     this.model = requireNonNull(model, "model is null");
     this.clock = requireNonNull(clock, "clock is null");
+    this.modelDeadline = requireNonNull(modelDeadline, "modelDeadline is null");
+  }
+
+  /**
+   * This recall with the model's choice bounded in time: on a path someone waits on (the prompt
+   * hook), lexical ranking answers when the model is slower than {@code deadline}.
+   */
+  public SessionRecall withModelDeadline(Duration deadline) {
+    requireNonNull(deadline, "deadline is null");
+    return new SessionRecall(layout, model, clock, Optional.of(deadline));
   }
 
   /**
@@ -85,7 +102,7 @@ public final class SessionRecall {
             ? sessions.load(session.get(), context.compaction())
             : SurfacedMemories.NONE;
     RecallResult result =
-        new Recall(model, clock)
+        new Recall(model, clock, modelDeadline)
             .recall(
                 location.directory(),
                 query,

@@ -1,9 +1,12 @@
 package dev.teammemory.daemon.run;
 
+import dev.teammemory.daemon.api.LocalApi;
 import dev.teammemory.daemon.command.ExitCode;
+import dev.teammemory.daemon.command.LogFormat;
 import dev.teammemory.daemon.command.ProjectOptions;
 import dev.teammemory.daemon.command.UserError;
 import dev.teammemory.daemon.dream.DreamScheduler;
+import dev.teammemory.daemon.files.FailureWords;
 import dev.teammemory.daemon.home.Environment;
 import dev.teammemory.daemon.home.StateHome;
 import dev.teammemory.daemon.login.ServerConnection;
@@ -14,8 +17,10 @@ import dev.teammemory.daemon.sync.SyncEngine;
 import dev.teammemory.daemon.sync.SyncSettings;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.logging.Logger;
@@ -37,9 +42,11 @@ import sun.misc.Signal;
       dev.teammemory.daemon.install.DaemonUninstallCommand.class
     },
     description = {
-      "Keeps team memory in sync, in the foreground: pull at start, push 2 s after the last change,",
-      "follow teammates' changes. Also keeps session notes current and consolidates each checkout's",
-      "memory when due (tmem dream). Logs to stderr and <state home>/daemon.log. Stop with SIGTERM or Ctrl-C."
+      "Keeps team memory in sync, in the foreground: pull at start, push 2 s after the last"
+          + " change, follow teammates' changes.",
+      "Also keeps session notes current and consolidates each checkout's memory when due (tmem"
+          + " dream). Logs to stderr and <state home>/daemon.log (TMEM_LOG_FORMAT=json: one JSON"
+          + " object a line). Stop with SIGTERM or Ctrl-C."
     })
 public final class DaemonCommand implements Callable<Integer> {
 
@@ -63,7 +70,9 @@ public final class DaemonCommand implements Callable<Integer> {
     } catch (IllegalArgumentException misconfigured) {
       throw UserError.usage(misconfigured.getMessage() + "; fix the variable or unset it");
     }
-    Path logFile = DaemonLog.install(stateHome, spec.commandLine().getErr());
+    Path logFile =
+        DaemonLog.install(
+            stateHome, LogFormat.fromEnvironment(environment), spec.commandLine().getErr());
     Daemon daemon;
     try {
       daemon =
@@ -78,8 +87,10 @@ public final class DaemonCommand implements Callable<Integer> {
       throw UserError.problem(busy.getMessage());
     }
     CountDownLatch stopped = new CountDownLatch(1);
+    Optional<LocalApi> api = serveLocalApi(system);
     Runnable stop =
         () -> {
+          api.ifPresent(LocalApi::close);
           daemon.close();
           stopped.countDown();
         };
@@ -106,5 +117,23 @@ public final class DaemonCommand implements Callable<Integer> {
             + logFile);
     stopped.await();
     return ExitCode.OK;
+  }
+
+  /**
+   * The local API, so that the hook shim gets its answers from this running process instead of
+   * starting a JVM per hook. Without it the daemon still syncs, and the shim runs tmem itself.
+   */
+  private static Optional<LocalApi> serveLocalApi(Environment system) {
+    try {
+      LocalApi api = LocalApi.serve(system, Clock.systemDefaultZone(), 0);
+      LOG.info("local API and hooks on " + api.url());
+      return Optional.of(api);
+    } catch (IOException | RuntimeException failed) {
+      LOG.warning(
+          "the local API did not start ("
+              + FailureWords.describe(failed)
+              + "); hooks start tmem themselves");
+      return Optional.empty();
+    }
   }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.teammemory.daemon.home.Environment;
+import dev.teammemory.daemon.hook.HookAnswers;
 import dev.teammemory.daemon.memory.ClaudeLayout;
 import dev.teammemory.daemon.memory.MemoryLocation;
 import java.io.IOException;
@@ -59,7 +60,10 @@ class LocalApiTest {
     state = home.resolve("xdg/tmem");
     api =
         LocalApi.start(
-            0, new MemoryServices(environment, Clock.systemUTC()), ApiToken.loadOrCreate(state));
+            0,
+            new MemoryServices(environment, Clock.systemUTC()),
+            new HookAnswers(environment, Clock.systemUTC()),
+            ApiToken.loadOrCreate(state));
     token = Files.readString(ApiToken.file(state)).strip();
   }
 
@@ -179,5 +183,32 @@ class LocalApiTest {
     assertThat(send("POST", "/v1/recall", "not json", token).statusCode()).isEqualTo(400);
     assertThat(send("GET", "/v1/recall", null, token).statusCode()).isEqualTo(405);
     assertThat(send("GET", "/v2/anything", null, token).statusCode()).isEqualTo(404);
+  }
+
+  @Test
+  void hooksAnswerAsTheHookCommandPrintsAndAnUnknownHookIsNamed() throws Exception {
+    String input =
+        JSON.writeValueAsString(
+            Map.of(
+                "session_id",
+                "s-9",
+                "cwd",
+                project.toString(),
+                "hook_event_name",
+                "UserPromptSubmit",
+                "prompt",
+                "which package manager do we use for installs?"));
+
+    HttpResponse<String> prompt = send("POST", "/v1/hooks/user-prompt", input, token);
+    HttpResponse<String> unknown = send("POST", "/v1/hooks/post-tool-use", input, token);
+
+    assertThat(prompt.statusCode()).isEqualTo(200);
+    assertThat(json(prompt).path("hookSpecificOutput").path("additionalContext").asText())
+        .contains("Use bun.");
+    assertThat(unknown.statusCode()).isEqualTo(404);
+    assertThat(json(unknown).path("message").asText())
+        .isEqualTo(
+            "no hook post-tool-use; there are session-start, user-prompt, pre-compact, stop");
+    assertThat(send("GET", "/v1/hooks/user-prompt", null, token).statusCode()).isEqualTo(405);
   }
 }

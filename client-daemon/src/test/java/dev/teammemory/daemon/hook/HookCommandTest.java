@@ -79,7 +79,31 @@ class HookCommandTest {
   }
 
   @Test
-  void sessionStartGivesTheAgentTheMemoryInstructionsAndTheIndex() throws IOException {
+  void withThePrivateIndexSettingSessionStartGivesTheInstructionsAndTheIndex() throws IOException {
+    Files.createDirectories(memory);
+    Files.writeString(memory.resolve("MEMORY.md"), "- [Bun](feedback_bun.md) — use bun, not npm\n");
+
+    int exit =
+        tmem.run(
+            new HookCommand.SessionStart(
+                environment(), input("SessionStart", Map.of("source", "startup")), clock),
+            "--private-index");
+
+    assertThat(exit).isZero();
+    JsonNode output = json(tmem.out()).path("hookSpecificOutput");
+    assertThat(output.path("hookEventName").asText()).isEqualTo("SessionStart");
+    assertThat(output.path("additionalContext").asText())
+        .startsWith("## MEMORY.md\n\n- [Bun](feedback_bun.md) — use bun, not npm")
+        .contains(
+            "# Auto memory\n\nYou keep a memory across conversations in files under `"
+                + memory
+                + "`.",
+            "## What belongs elsewhere")
+        .doesNotContain("team");
+  }
+
+  @Test
+  void byDefaultSessionStartAddsNothingTheAgentLoadsItself() throws IOException {
     Files.createDirectories(memory);
     Files.writeString(memory.resolve("MEMORY.md"), "- [Bun](feedback_bun.md) — use bun, not npm\n");
 
@@ -89,22 +113,13 @@ class HookCommandTest {
                 environment(), input("SessionStart", Map.of("source", "startup")), clock));
 
     assertThat(exit).isZero();
-    JsonNode output = json(tmem.out()).path("hookSpecificOutput");
-    assertThat(output.path("hookEventName").asText()).isEqualTo("SessionStart");
-    assertThat(output.path("additionalContext").asText())
-        .startsWith(
-            "# Auto memory\n\nYou keep a memory across conversations in files under `"
-                + memory
-                + "`.")
-        .contains(
-            "## What belongs elsewhere",
-            "## MEMORY.md\n\n- [Bun](feedback_bun.md) — use bun, not npm")
-        .doesNotContain("team");
+    assertThat(tmem.out()).isEmpty();
   }
 
   @Test
-  void sessionStartAddsTheTeamIndexWhenTeamMemoryIsInUse() throws IOException {
+  void sessionStartGivesTheTeamIndexAndTeamInstructionsButNotThePrivateIndex() throws IOException {
     Files.createDirectories(memory.resolve("team"));
+    Files.writeString(memory.resolve("MEMORY.md"), "- [Bun](feedback_bun.md) — use bun, not npm\n");
     Files.writeString(
         memory.resolve("team/MEMORY.md"), "- [Testing](testing.md) — real PostgreSQL in tests\n");
 
@@ -113,10 +128,10 @@ class HookCommandTest {
             environment(), input("SessionStart", Map.of("source", "startup")), clock));
 
     assertThat(json(tmem.out()).path("hookSpecificOutput").path("additionalContext").asText())
-        .contains(
-            "Your MEMORY.md is currently empty.",
-            "## Team memory",
-            "## team/MEMORY.md (shared with everyone on this repository)\n\n- [Testing](testing.md)");
+        .startsWith(
+            "## team/MEMORY.md (shared with everyone on this repository)\n\n- [Testing](testing.md)")
+        .contains("## Team memory", "Never put a key, token, password or other credential")
+        .doesNotContain("feedback_bun.md", "# Auto memory", "## MEMORY.md");
   }
 
   @Test

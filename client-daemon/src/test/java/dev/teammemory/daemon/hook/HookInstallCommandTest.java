@@ -44,6 +44,10 @@ class HookInstallCommandTest {
         new Environment(Map.of("CLAUDE_CONFIG_DIR", home.resolve("config").toString()), home, home);
   }
 
+  private String shim() {
+    return home.resolve(".local/state/tmem/bin/tmem-hook").toString();
+  }
+
   private JsonNode settings() throws IOException {
     return JSON.readTree(Files.readString(settings));
   }
@@ -67,18 +71,18 @@ class HookInstallCommandTest {
     assertThat(hooks.path("SessionStart").get(0).path("hooks").get(0).path("command").asText())
         .isEqualTo("echo hello");
     assertThat(hooks.path("SessionStart").get(1).path("hooks").get(0).path("command").asText())
-        .isEqualTo(PREFIX + " hook session-start");
+        .isEqualTo(shim() + " session-start");
     assertThat(hooks.path("UserPromptSubmit").get(0).path("hooks").get(0).path("command").asText())
-        .isEqualTo(PREFIX + " hook user-prompt");
+        .isEqualTo(shim() + " user-prompt");
     assertThat(hooks.path("PreCompact").get(0).path("hooks").get(0).path("command").asText())
-        .isEqualTo(PREFIX + " hook pre-compact");
+        .isEqualTo(shim() + " pre-compact");
     assertThat(hooks.path("Stop").get(0).path("hooks").get(0).path("type").asText())
         .isEqualTo("command");
     assertThat(Files.readString(settings.resolveSibling("settings.json.bak"))).isEqualTo(EXISTING);
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(settings)))
         .isEqualTo("rw-------");
     assertThat(tmem.out())
-        .startsWith(
+        .contains(
             "added tmem hooks for SessionStart, UserPromptSubmit, PreCompact, Stop to "
                 + settings
                 + "\n");
@@ -94,7 +98,7 @@ class HookInstallCommandTest {
 
     assertThat(Files.readString(settings)).isEqualTo(once);
     assertThat(again.out())
-        .isEqualTo("tmem's hooks are already in " + settings + "; nothing changed\n");
+        .endsWith("tmem's hooks are already in " + settings + "; nothing changed\n");
   }
 
   @Test
@@ -135,8 +139,58 @@ class HookInstallCommandTest {
                 .get(0)
                 .path("command")
                 .asText())
-        .isEqualTo(PREFIX + " hook stop");
+        .isEqualTo(shim() + " stop");
     assertThat(settings).doesNotExist();
+    assertThat(Path.of(shim())).doesNotExist();
+  }
+
+  @Test
+  void installWritesAShimThatFallsBackToTheGivenCommand() throws IOException {
+    assertThat(tmem.run(new HookInstallCommand(environment), "--command", PREFIX)).isZero();
+
+    Path shim = Path.of(shim());
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(shim)))
+        .isEqualTo("rwx------");
+    assertThat(Files.readString(shim))
+        .startsWith("#!/bin/sh\n")
+        .contains(
+            "state=" + home.resolve(".local/state/tmem"),
+            "| " + PREFIX + " hook \"$event\" \"$@\"",
+            "--config \"$state/api.curl\"");
+  }
+
+  @Test
+  void thePrivateIndexSettingGoesOnTheSessionStartHookAndReplacesAnEarlierInstall()
+      throws IOException {
+    Files.createDirectories(settings.getParent());
+    Files.writeString(
+        settings,
+        """
+        {"hooks": {"SessionStart": [{"matcher": "", "hooks": [
+          {"type": "command", "command": "%s hook session-start"}]}]}}
+        """
+            .formatted(PREFIX.replace("'", "'")));
+    tmem.run(new HookInstallCommand(environment), "--command", PREFIX);
+
+    assertThat(
+            new CommandRun()
+                .run(new HookInstallCommand(environment), "--command", PREFIX, "--private-index"))
+        .isZero();
+
+    JsonNode sessionStart = settings().path("hooks").path("SessionStart");
+    assertThat(sessionStart).hasSize(1);
+    assertThat(sessionStart.get(0).path("hooks").get(0).path("command").asText())
+        .isEqualTo(shim() + " session-start --private-index");
+    assertThat(
+            settings()
+                .path("hooks")
+                .path("Stop")
+                .get(0)
+                .path("hooks")
+                .get(0)
+                .path("command")
+                .asText())
+        .isEqualTo(shim() + " stop");
   }
 
   @Test

@@ -28,7 +28,7 @@ class SessionStartInstructionsTest {
   private final Map<String, String> variables = new HashMap<>();
 
   /** The context the hook gives at 23:59 on 2026-03-02, for a session that will run past it. */
-  private String sessionStart() throws IOException {
+  private String sessionStart(String... options) throws IOException {
     Path project = Files.createDirectories(home.resolve("app"));
     variables.put("CLAUDE_CONFIG_DIR", home.resolve(".claude").toString());
     variables.put("XDG_STATE_HOME", home.resolve("state").toString());
@@ -45,7 +45,8 @@ class SessionStartInstructionsTest {
             new HookCommand.SessionStart(
                 new Environment(variables, home, home),
                 new ByteArrayInputStream(JSON.writeValueAsBytes(input)),
-                Clock.fixed(Instant.parse("2026-03-02T23:59:00Z"), ZoneOffset.UTC)));
+                Clock.fixed(Instant.parse("2026-03-02T23:59:00Z"), ZoneOffset.UTC)),
+            options);
     assertThat(exit).isZero();
     return JSON.readTree(tmem.out()).path("hookSpecificOutput").path("additionalContext").asText();
   }
@@ -53,7 +54,7 @@ class SessionStartInstructionsTest {
   @Test
   void theInstructionsSayWhenToReadToCheckBeforeRecommendingAndWhatBelongsElsewhere()
       throws IOException {
-    String context = sessionStart();
+    String context = sessionStart("--private-index");
 
     assertThat(context)
         .contains(

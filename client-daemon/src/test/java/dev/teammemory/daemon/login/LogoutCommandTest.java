@@ -91,10 +91,36 @@ class LogoutCommandTest {
   }
 
   @Test
-  void withoutAServerLogoutIsAUsageError() {
+  void withSeveralLoginsAndNoServerNamedLogoutListsThemAndDeletesNothing() throws IOException {
     LoginRun run = tmem("logout");
 
     assertThat(run.exitCode()).isEqualTo(2);
-    assertThat(run.err()).isEqualTo("tmem: no server: pass --server URL or set TMEM_SERVER_URL\n");
+    assertThat(run.err())
+        .isEqualTo(
+            "tmem: you are logged in to several servers (https://team-memory.example.com,"
+                + " https://other.example.com): pass --server URL with the one to log out of\n");
+    assertThat(store.all()).hasSize(2);
+  }
+
+  @Test
+  void withOneLoginLogoutNeedsNoServer() throws IOException {
+    store.remove("https://other.example.com");
+
+    LoginRun run = tmem("logout");
+
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.out()).startsWith("logged out of https://team-memory.example.com (was octocat)");
+    assertThat(store.file()).doesNotExist();
+  }
+
+  @Test
+  void withNoLoginAndNoServerNamedLogoutSaysThereIsNothingToDelete() throws IOException {
+    store.remove("https://team-memory.example.com");
+    store.remove("https://other.example.com");
+
+    LoginRun run = tmem("logout");
+
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.out()).isEqualTo("not logged in to any server: nothing to delete\n");
   }
 }

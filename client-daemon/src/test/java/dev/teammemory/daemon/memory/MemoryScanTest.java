@@ -122,6 +122,53 @@ class MemoryScanTest {
   }
 
   @Test
+  void readsTheTypeInBothFormatsTopLevelFirst() throws IOException {
+    Instant now = Instant.now();
+    topic("top.md", frontmatter("top", "Top-level type", "user"), now);
+    topic(
+        "nested.md",
+        "---\nname: nested-type\ndescription: The agent's format\nmetadata:\n  type: feedback\n---\n",
+        now.minusSeconds(1));
+    topic(
+        "both.md",
+        "---\nname: both\ndescription: Both\ntype: project\nmetadata:\n  type: project\n---\n",
+        now.minusSeconds(2));
+    topic(
+        "unknown-top.md",
+        "---\nname: unknown-top\ndescription: x\ntype: diary\nmetadata:\n  type: reference\n---\n",
+        now.minusSeconds(3));
+
+    List<MemoryHeader> headers = MemoryScan.scan(memory);
+
+    assertThat(headers)
+        .extracting(MemoryHeader::filename, MemoryHeader::type)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple("top.md", Optional.of(MemoryType.USER)),
+            org.assertj.core.groups.Tuple.tuple("nested.md", Optional.of(MemoryType.FEEDBACK)),
+            org.assertj.core.groups.Tuple.tuple("both.md", Optional.of(MemoryType.PROJECT)),
+            org.assertj.core.groups.Tuple.tuple(
+                "unknown-top.md", Optional.of(MemoryType.REFERENCE)));
+    assertThat(MemoryScan.manifest(headers)).contains("[feedback] nested.md");
+  }
+
+  @Test
+  void aFileChangedSinceTheLastScanIsReadAgain() throws IOException {
+    Instant first = Instant.parse("2026-03-01T10:00:00Z");
+    topic("deploy.md", frontmatter("deploy", "Deploy on Fridays", "project"), first);
+    assertThat(MemoryScan.scan(memory).getFirst().description()).contains("Deploy on Fridays");
+
+    topic("deploy.md", frontmatter("deploy", "Never deploy on Fridays", "feedback"), first);
+    MemoryHeader sameTimeOtherSize = MemoryScan.scan(memory).getFirst();
+    topic(
+        "deploy.md", frontmatter("deploy", "Deploy any weekday", "project"), first.plusSeconds(1));
+    MemoryHeader later = MemoryScan.scan(memory).getFirst();
+
+    assertThat(sameTimeOtherSize.description()).contains("Never deploy on Fridays");
+    assertThat(sameTimeOtherSize.type()).contains(MemoryType.FEEDBACK);
+    assertThat(later.description()).contains("Deploy any weekday");
+  }
+
+  @Test
   void aMissingDirectoryHasNoTopics() throws IOException {
     assertThat(MemoryScan.scan(memory.resolve("absent"))).isEmpty();
   }

@@ -18,7 +18,9 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import mockwebserver3.MockResponse;
@@ -247,6 +249,28 @@ class RecallTest {
       assertThat(result.rankedBy())
           .isEqualTo(
               "lexical ranking (the model failed: HTTP 401 authentication_error: invalid x-api-key (after 1 attempt))");
+    }
+  }
+
+  @Test
+  void aModelSlowerThanTheDeadlineLeavesThePickToLexicalRanking() throws Exception {
+    topic("auth.md", "JWT auth rewrite context", "x\n", Duration.ZERO);
+    try (MockWebServer server = new MockWebServer()) {
+      server.start();
+      server.enqueue(
+          new MockResponse.Builder()
+              .code(200)
+              .headersDelay(5, TimeUnit.SECONDS)
+              .body("{\"selected_memories\":[]}")
+              .build());
+
+      RecallResult result =
+          new Recall(model(server), CLOCK, Optional.of(Duration.ofMillis(200)))
+              .recall(memory, "JWT auth", List.of(), SurfacedMemories.NONE);
+
+      assertThat(result.memories()).extracting(RecalledMemory::filename).containsExactly("auth.md");
+      assertThat(result.rankedBy())
+          .isEqualTo("lexical ranking (the model took longer than 200 ms)");
     }
   }
 

@@ -265,6 +265,117 @@ class DaemonProcessIT {
   }
 
   @Test
+  void plainStatusFromASecondTerminalShowsTheFolderARunningDaemonServesUnregistered()
+      throws Exception {
+    String repo = "acme/demo-like";
+    Path team = Files.createDirectories(root.resolve("demo-team"));
+    Files.writeString(team.resolve("MEMORY.md"), "# Team memory\n");
+    // As ./tmem demo runs it: a folder named on the command line, in the user's state home.
+    Process daemon =
+        tmem(
+            server.url(),
+            root.resolve("demo-daemon.log"),
+            "daemon",
+            "--team-dir",
+            team.toString(),
+            "--repo",
+            repo);
+    await("the daemon pulled", DEADLINE, this::pulled);
+
+    Process status = tmem(server.url(), root.resolve("demo-status.log"), "status");
+    assertThat(status.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    String statusOutput = Files.readString(root.resolve("demo-status.log"));
+    assertThat(status.exitValue()).as(statusOutput).isZero();
+    assertThat(statusOutput)
+        .contains(repo + "  " + team)
+        .contains("  server:     " + server.url())
+        .contains("  daemon:     running (pid " + daemon.pid() + ")");
+
+    daemon.destroy();
+    assertThat(daemon.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    Process after = tmem(server.url(), root.resolve("after-status.log"), "status");
+    assertThat(after.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(after.exitValue()).isEqualTo(2);
+    assertThat(Files.readString(root.resolve("after-status.log")))
+        .contains("no projects registered");
+  }
+
+  @Test
+  void syncLogsOneLinePerEventInTheDaemonsFormat() throws Exception {
+    Path team = Files.createDirectories(root.resolve("team"));
+    Files.writeString(team.resolve("MEMORY.md"), "# Team memory\n");
+
+    Process sync =
+        tmem(
+            server.url(),
+            root.resolve("sync.log"),
+            "sync",
+            "--team-dir",
+            team.toString(),
+            "--repo",
+            "acme/log-format");
+    assertThat(sync.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    String output = Files.readString(root.resolve("sync.log"));
+    assertThat(sync.exitValue()).as(output).isZero();
+
+    List<String> logLines =
+        output.lines().filter(line -> line.matches("^\\d{4}-\\d{2}-\\d{2}T.*")).toList();
+    assertThat(logLines).as(output).isNotEmpty();
+    assertThat(logLines)
+        .allMatch(
+            line ->
+                line.matches(
+                    "^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}\\.\\d{3}Z (INFO|WARNING|SEVERE) .+"));
+    // java.util.logging's default puts the source on one line and "INFO: message" on the next.
+    assertThat(output).doesNotContain("dev.teammemory.daemon.sync.").doesNotContain("INFO: ");
+  }
+
+  @Test
+  void withTmemLogFormatJsonSyncLogsOneJsonObjectALine() throws Exception {
+    Path team = Files.createDirectories(root.resolve("team"));
+    Files.writeString(team.resolve("MEMORY.md"), "# Team memory\n");
+    List<String> command =
+        TmemCommand.of("sync", "--team-dir", team.toString(), "--repo", "acme/json-log");
+    ProcessBuilder builder = new ProcessBuilder(command);
+    builder.environment().put("TMEM_SERVER_URL", server.url());
+    builder.environment().put("TMEM_TOKEN", ServerProcess.ALICE);
+    builder.environment().put("XDG_STATE_HOME", root.resolve("state").toString());
+    builder.environment().put("TMEM_LOG_FORMAT", "json");
+    builder.redirectError(root.resolve("json.log").toFile());
+    builder.redirectOutput(root.resolve("json.out").toFile());
+    Process sync = builder.start();
+    processes.add(sync);
+    assertThat(sync.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    String log = Files.readString(root.resolve("json.log"));
+    assertThat(sync.exitValue()).as(log).isZero();
+
+    List<String> lines = log.lines().toList();
+    assertThat(lines).isNotEmpty();
+    ObjectMapper json = new ObjectMapper();
+    for (String line : lines) {
+      @SuppressWarnings("unchecked")
+      Map<String, Object> parsed = json.readValue(line, Map.class);
+      assertThat(parsed).containsKeys("time", "level", "logger", "message");
+      assertThat(parsed.get("logger").toString()).startsWith("dev.teammemory.daemon.");
+    }
+    assertThat(log).doesNotContain(ServerProcess.ALICE).doesNotContain("# Team memory");
+  }
+
+  @Test
+  void anUnknownTmemLogFormatIsAUsageError() throws Exception {
+    List<String> command = TmemCommand.of("status");
+    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+    builder.environment().put("XDG_STATE_HOME", root.resolve("state").toString());
+    builder.environment().put("TMEM_LOG_FORMAT", "xml");
+    Process process = builder.start();
+    processes.add(process);
+    String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();
+    assertThat(process.exitValue()).isEqualTo(2);
+    assertThat(output.strip()).isEqualTo("tmem: TMEM_LOG_FORMAT must be text or json, not 'xml'");
+  }
+
+  @Test
   void addRegistersAGitCheckoutAndSyncServesItWithoutFlags() throws Exception {
     Path checkout = Files.createDirectories(root.resolve("src/widgets"));
     for (List<String> git :

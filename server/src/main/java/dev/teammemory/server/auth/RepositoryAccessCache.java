@@ -6,6 +6,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -89,8 +90,27 @@ class RepositoryAccessCache {
   @Transactional
   void rememberListing(
       Caller caller, Map<RepositorySlug, Permission> listed, Instant now, Duration lifetime) {
+    // One statement for the whole listing (a user of a large organisation sees thousands).
+    Map<String, Permission> byKey = new LinkedHashMap<>();
     listed.forEach(
-        (repository, permission) -> remember(caller, repository, permission, now, lifetime));
+        (repository, permission) -> byKey.merge(repository.key(), permission, Permission::or));
+    RepoAccess.getEntityManager()
+        .createNativeQuery(
+            """
+            INSERT INTO repo_access (user_id, slug_key, permission, checked_at, expires_at)
+            SELECT ?1, listed.slug_key, listed.permission, ?4, ?5
+            FROM unnest(CAST(?2 AS text[]), CAST(?3 AS text[])) AS listed(slug_key, permission)
+            ON CONFLICT (user_id, slug_key) DO UPDATE
+              SET permission = EXCLUDED.permission,
+                  checked_at = EXCLUDED.checked_at,
+                  expires_at = EXCLUDED.expires_at
+            """)
+        .setParameter(1, caller.id())
+        .setParameter(2, arrayLiteral(byKey.keySet()))
+        .setParameter(3, arrayLiteral(byKey.values().stream().map(Permission::name).toList()))
+        .setParameter(4, now)
+        .setParameter(5, now.plus(lifetime))
+        .executeUpdate();
     RepoAccess.getEntityManager()
         .createNativeQuery(
             """
@@ -102,6 +122,18 @@ class RepositoryAccessCache {
         .setParameter(2, now)
         .setParameter(3, now.plus(lifetime))
         .executeUpdate();
+  }
+
+  /** A PostgreSQL array literal of the values, each quoted. */
+  private static String arrayLiteral(java.util.Collection<String> values) {
+    StringBuilder literal = new StringBuilder("{");
+    for (String value : values) {
+      if (literal.length() > 1) {
+        literal.append(',');
+      }
+      literal.append('"').append(value.replace("\\", "\\\\").replace("\"", "\\\"")).append('"');
+    }
+    return literal.append('}').toString();
   }
 
   /** Deletes every expired row; returns how many. */

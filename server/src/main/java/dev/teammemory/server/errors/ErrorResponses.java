@@ -4,6 +4,7 @@ import dev.teammemory.protocol.ErrorCodes;
 import dev.teammemory.protocol.ErrorEnvelope;
 import dev.teammemory.server.logging.RequestLog;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.vertx.core.http.HttpServerRequest;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.NotAllowedException;
 import jakarta.ws.rs.NotFoundException;
@@ -18,7 +19,9 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 /**
  * Maps every exception a resource can end in to the protocol's JSON error envelope, once, so no
  * client ever sees an HTML page or a stack trace. Expected refusals are {@link ApiException}s;
- * anything else is a bug or an outage and becomes {@code 500 internal_error}, logged here.
+ * anything else is a bug or an outage and becomes {@code 500 internal_error}, logged here. Under
+ * {@code /v1/} (the Memory Stores API) every error, the protocol's refusals included, is written in
+ * that API's envelope instead ({@link StoreApiException}), which the Anthropic SDKs read.
  */
 public final class ErrorResponses {
 
@@ -39,11 +42,7 @@ public final class ErrorResponses {
     if (isMemoryStoresApi(uri)) {
       return storeApiRefusal(StoreApiException.of(exception));
     }
-    return refused(exception);
-  }
-
-  private Response refusedAt(UriInfo uri, ApiException exception) {
-    return refused(exception, uri);
+    return teamMemoryRefusal(exception);
   }
 
   /** A Memory Stores API refusal, in that API's envelope. */
@@ -67,7 +66,7 @@ public final class ErrorResponses {
     return path.equals(MEMORY_STORES_ROOT) || path.startsWith(MEMORY_STORES_ROOT + "/");
   }
 
-  private Response refused(ApiException exception) {
+  private Response teamMemoryRefusal(ApiException exception) {
     registry.counter("tmem.rejections", "error_code", exception.errorCode()).increment();
     Response.ResponseBuilder response =
         Response.status(exception.status())
@@ -79,8 +78,8 @@ public final class ErrorResponses {
 
   @ServerExceptionMapper
   Response unknownPath(NotFoundException exception, UriInfo uri) {
-    return refusedAt(
-        uri, ApiException.of(404, ErrorCodes.NOT_FOUND, "no such endpoint: " + uri.getPath()));
+    return refused(
+        ApiException.of(404, ErrorCodes.NOT_FOUND, "no such endpoint: " + uri.getPath()), uri);
   }
 
   @ServerExceptionMapper
@@ -93,7 +92,7 @@ public final class ErrorResponses {
             "this method is not allowed on "
                 + uri.getPath()
                 + (allowed == null ? "" : " (allowed: " + allowed + ")"));
-    Response response = refusedAt(uri, refusal);
+    Response response = refused(refusal, uri);
     return allowed == null
         ? response
         : Response.fromResponse(response).header(HttpHeaders.ALLOW, allowed).build();
@@ -114,11 +113,21 @@ public final class ErrorResponses {
           case 415 -> ErrorCodes.UNSUPPORTED_MEDIA_TYPE;
           default -> ErrorCodes.INVALID_PARAMETER;
         };
-    return refusedAt(uri, ApiException.of(status, code, "request refused: " + reasonOf(status)));
+    return refused(ApiException.of(status, code, "request refused: " + reasonOf(status)), uri);
   }
 
   @ServerExceptionMapper
-  Response unexpected(Throwable exception, UriInfo uri) {
+  Response unexpected(Throwable exception, UriInfo uri, HttpServerRequest request) {
+    if (request.response().closed()) {
+      // A client that closed its connection mid-response, or was cut for stalling: nothing
+      // failed on the server, and nobody is left to answer.
+      LOG.infof("the client went away before the response was sent: %s", exception.getMessage());
+      return Response.status(500).build();
+    }
+    return unexpected(exception, uri);
+  }
+
+  private Response unexpected(Throwable exception, UriInfo uri) {
     // Logged with its stack trace for the operator; the client learns only that it failed. Our
     // exception messages never carry content or tokens (house rule), and SQL is parameterised.
     LOG.error("unexpected failure while serving a request", exception);

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.teammemory.server.errors.StoreApiException;
 import dev.teammemory.server.memory.EntryStore;
 import dev.teammemory.server.memory.MemoryOutcome;
+import dev.teammemory.server.memory.MemoryState;
 import dev.teammemory.server.secrets.SecretCheck;
 import dev.teammemory.server.secrets.SecretFinding;
 import jakarta.inject.Inject;
@@ -248,8 +249,7 @@ public class MemoriesResource {
     };
   }
 
-  private static StoreBodies.Memory body(
-      String storeId, dev.teammemory.server.memory.MemoryState state) {
+  private static StoreBodies.Memory body(String storeId, MemoryState state) {
     return StoreBodies.of(
         storeId,
         new MemoryRow(

@@ -116,10 +116,21 @@ public final class ServerBenchmark {
         // A fresh JVM interprets and compiles for its first tens of seconds; PostgreSQL does not.
         List<String> operations =
             List.of(System.getProperty("bench.operations", "hashes,get,put").split(","));
+        boolean storeApi =
+            operations.stream().anyMatch(operation -> operation.startsWith("store-"));
+        if (storeApi) {
+          loadStores();
+        }
         System.out.printf("Warming up the server for %d s…%n", warmUp.toSeconds() * 3);
         throughput(this::serverHashes, warmUp, Duration.ZERO);
         throughput(this::serverGet, warmUp, Duration.ZERO);
         throughput(this::serverPut, warmUp, Duration.ZERO);
+        if (storeApi) {
+          System.out.printf("Warming up the Memory Stores API for %d s…%n", warmUp.toSeconds() * 3);
+          throughput(this::storeRetrieve, warmUp, Duration.ZERO);
+          throughput(this::storeList, warmUp, Duration.ZERO);
+          throughput(this::storeUpdate, warmUp, Duration.ZERO);
+        }
         List<String[]> rows = new ArrayList<>();
         if (operations.contains("hashes")) {
           rows.add(compare("hashes probe", this::serverHashes, this::postgresHashes));
@@ -129,6 +140,20 @@ public final class ServerBenchmark {
         }
         if (operations.contains("put")) {
           rows.add(compare("small PUT (5 entries, If-Match)", this::serverPut, this::postgresPut));
+        }
+        if (operations.contains("store-retrieve")) {
+          rows.add(
+              compare("store API: retrieve a memory", this::storeRetrieve, this::postgresRetrieve));
+        }
+        if (operations.contains("store-list")) {
+          rows.add(compare("store API: list, 100 a page", this::storeList, this::postgresList));
+        }
+        if (operations.contains("store-update")) {
+          rows.add(
+              compare(
+                  "store API: update with content_sha256",
+                  this::storeUpdate,
+                  this::postgresUpdate));
         }
         print(rows);
         if (operations.contains("auth")) {
@@ -328,6 +353,300 @@ public final class ServerBenchmark {
     if (status != 200) {
       throw new IllegalStateException("unexpected status " + status);
     }
+  }
+
+  // ------------------------------------------------------------------ the Memory Stores API
+
+  /** The store id and the memories (id, current checksum) of each loaded repository. */
+  private final Map<Integer, StoreMemories> stores = new HashMap<>();
+
+  private record StoreMemories(String storeId, List<String> memoryIds) {}
+
+  /** Reads each repository's store id and memory ids (straight from the database: setup only). */
+  private void loadStores() throws SQLException {
+    try (Connection connection = connect(true);
+        PreparedStatement statement =
+            connection.prepareStatement(
+                "SELECT r.store_id, e.memory_id FROM repository r JOIN memory_entry e"
+                    + " ON e.repository_id = r.id WHERE r.slug_key = ? AND NOT e.deleted"
+                    + " ORDER BY e.entry_key COLLATE \"C\"")) {
+      for (int repository = 0; repository < CONCURRENCY; repository++) {
+        statement.setString(1, repo(repository).toLowerCase(Locale.ROOT));
+        String storeId = null;
+        List<String> ids = new ArrayList<>();
+        try (ResultSet rows = statement.executeQuery()) {
+          while (rows.next()) {
+            storeId = rows.getString(1);
+            ids.add(rows.getString(2));
+          }
+        }
+        stores.put(repository, new StoreMemories(storeId, ids));
+      }
+    }
+  }
+
+  private static Map<String, String> storeHeaders() {
+    return Map.of("Authorization", "Bearer " + TOKEN);
+  }
+
+  /** Each client retrieves the memories of repository 0 in turn, full view. */
+  private Worker storeRetrieve(int worker) throws IOException {
+    RawHttpConnection connection = connection();
+    StoreMemories store = stores.get(0);
+    int[] next = {worker * 61};
+    Step step =
+        () -> {
+          String id = store.memoryIds().get(next[0]++ % store.memoryIds().size());
+          expectOk(
+              connection
+                  .send(
+                      "GET",
+                      "/v1/memory_stores/" + store.storeId() + "/memories/" + id,
+                      storeHeaders(),
+                      null,
+                      false)
+                  .status());
+        };
+    return new Worker(step, connection);
+  }
+
+  /** Each client walks repository 0's memories, 100 a page (basic view), page after page. */
+  private Worker storeList(int worker) throws IOException {
+    RawHttpConnection connection = connection();
+    String base = "/v1/memory_stores/" + stores.get(0).storeId() + "/memories?view=basic&limit=100";
+    String[] page = {null};
+    Step step =
+        () -> {
+          String target =
+              page[0] == null ? base : base + "&page=" + URLEncoder.encode(page[0], UTF_8);
+          RawHttpConnection.Reply reply =
+              connection.send("GET", target, storeHeaders(), null, true);
+          expectOk(reply.status());
+          JsonNode next = ProtocolJson.mapper().readTree(reply.body()).get("next_page");
+          page[0] = next == null || next.isNull() ? null : next.asText();
+        };
+    return new Worker(step, connection);
+  }
+
+  /** Each client rewrites memories of its own repository, naming the content it last wrote. */
+  private Worker storeUpdate(int worker) throws IOException {
+    RawHttpConnection connection = connection();
+    StoreMemories store = stores.get(worker);
+    Map<String, String> checksums = new HashMap<>();
+    long[] round = {1};
+    Step step =
+        () -> {
+          int index = (int) (round[0] * 97 % store.memoryIds().size());
+          String id = store.memoryIds().get(index);
+          String target = "/v1/memory_stores/" + store.storeId() + "/memories/" + id;
+          String current = checksums.get(id);
+          if (current == null) {
+            RawHttpConnection.Reply read =
+                connection.send("GET", target + "?view=basic", storeHeaders(), null, true);
+            expectOk(read.status());
+            current = ProtocolJson.mapper().readTree(read.body()).get("content_sha256").asText();
+          }
+          Map<String, Object> body = new LinkedHashMap<>();
+          body.put("content", content(worker, index, round[0]++));
+          body.put("precondition", Map.of("type", "content_sha256", "content_sha256", current));
+          RawHttpConnection.Reply reply =
+              connection.send(
+                  "POST",
+                  target + "?view=basic",
+                  Map.of("Authorization", "Bearer " + TOKEN, "Content-Type", "application/json"),
+                  ProtocolJson.mapper().writeValueAsBytes(body),
+                  true);
+          expectOk(reply.status());
+          checksums.put(
+              id, ProtocolJson.mapper().readTree(reply.body()).get("content_sha256").asText());
+        };
+    return new Worker(step, connection);
+  }
+
+  private static final String STORE_ROW =
+      "SELECT id, store_id, slug, store_name, store_description, store_metadata, created_at,"
+          + " store_updated_at, archived_at FROM repository WHERE store_id = ?";
+
+  private static final String MEMORY_COLUMNS =
+      "e.memory_id, e.entry_key, e.checksum, e.size_bytes, e.created_at, e.updated_at, %s,"
+          + " (SELECT max(v.id) FROM memory_entry_version v"
+          + "  WHERE v.repository_id = e.repository_id AND v.memory_id = e.memory_id)";
+
+  /** The store's row, as every store request reads it first; its repository id. */
+  private static long storeRow(Connection connection, String storeId) throws SQLException {
+    try (PreparedStatement statement = connection.prepareStatement(STORE_ROW)) {
+      statement.setString(1, storeId);
+      try (ResultSet row = statement.executeQuery()) {
+        row.next();
+        for (int column = 2; column <= 9; column++) {
+          row.getObject(column);
+        }
+        return row.getLong(1);
+      }
+    }
+  }
+
+  private static void readMemoryRows(ResultSet rows) throws SQLException {
+    while (rows.next()) {
+      for (int column = 1; column <= 8; column++) {
+        rows.getObject(column);
+      }
+    }
+  }
+
+  private Worker postgresRetrieve(int worker) throws SQLException {
+    Connection connection = connect(true);
+    StoreMemories store = stores.get(0);
+    int[] next = {worker * 61};
+    String sql =
+        "SELECT "
+            + MEMORY_COLUMNS.formatted("e.content")
+            + " FROM memory_entry e"
+            + " WHERE e.repository_id = ? AND e.memory_id = ? AND NOT e.deleted";
+    Step step =
+        () -> {
+          String id = store.memoryIds().get(next[0]++ % store.memoryIds().size());
+          long repository = storeRow(connection, store.storeId());
+          try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            statement.setLong(1, repository);
+            statement.setString(2, id);
+            try (ResultSet rows = statement.executeQuery()) {
+              readMemoryRows(rows);
+            }
+          }
+        };
+    return new Worker(step, connection);
+  }
+
+  private Worker postgresList(int worker) throws SQLException {
+    Connection connection = connect(true);
+    StoreMemories store = stores.get(0);
+    String sql =
+        "SELECT "
+            + MEMORY_COLUMNS.formatted("NULL")
+            + " FROM memory_entry e"
+            + " WHERE e.repository_id = ? AND NOT e.deleted AND e.entry_key COLLATE \"C\" > ?"
+            + " ORDER BY e.entry_key COLLATE \"C\" LIMIT 101";
+    String[] after = {""};
+    Step step =
+        () -> {
+          long repository = storeRow(connection, store.storeId());
+          try (PreparedStatement statement = connection.prepareStatement(sql)) {
+            statement.setLong(1, repository);
+            statement.setString(2, after[0]);
+            int count = 0;
+            String last = "";
+            try (ResultSet rows = statement.executeQuery()) {
+              while (rows.next()) {
+                if (++count <= 100) {
+                  last = rows.getString(2);
+                  for (int column = 3; column <= 8; column++) {
+                    rows.getObject(column);
+                  }
+                }
+              }
+            }
+            after[0] = count > 100 ? last : "";
+          }
+        };
+    return new Worker(step, connection);
+  }
+
+  /**
+   * What a precondition update does: lock the store's repository, read the memory, compare its
+   * checksum, write the content, keep the version, and advance the repository (its checksum is that
+   * of every live entry, so they are read, as the server does).
+   */
+  private Worker postgresUpdate(int worker) throws SQLException {
+    Connection connection = connect(false);
+    StoreMemories store = stores.get(worker);
+    long[] round = {1_000_000};
+    Step step =
+        () -> {
+          int index = (int) (round[0] * 97 % store.memoryIds().size());
+          String id = store.memoryIds().get(index);
+          String content = content(worker, index, round[0]++);
+          long repository;
+          long version;
+          try (PreparedStatement statement =
+              connection.prepareStatement(
+                  "SELECT id, version FROM repository WHERE store_id = ? FOR UPDATE")) {
+            statement.setString(1, store.storeId());
+            try (ResultSet row = statement.executeQuery()) {
+              row.next();
+              repository = row.getLong(1);
+              version = row.getLong(2);
+            }
+          }
+          String key;
+          try (PreparedStatement statement =
+              connection.prepareStatement(
+                  "SELECT entry_key, checksum FROM memory_entry"
+                      + " WHERE repository_id = ? AND memory_id = ? AND NOT deleted")) {
+            statement.setLong(1, repository);
+            statement.setString(2, id);
+            try (ResultSet row = statement.executeQuery()) {
+              row.next();
+              key = row.getString(1);
+              row.getString(2);
+            }
+          }
+          String checksum = Checksums.ofContent(content);
+          long next = version + 1;
+          Timestamp now = Timestamp.from(Instant.now());
+          try (PreparedStatement update =
+              connection.prepareStatement(
+                  "UPDATE memory_entry SET content = ?, checksum = ?, size_bytes = ?, version = ?,"
+                      + " updated_at = ?, updated_by = 'benchmark'"
+                      + " WHERE repository_id = ? AND memory_id = ?")) {
+            update.setString(1, content);
+            update.setString(2, checksum);
+            update.setInt(3, content.getBytes(UTF_8).length);
+            update.setLong(4, next);
+            update.setTimestamp(5, now);
+            update.setLong(6, repository);
+            update.setString(7, id);
+            update.executeUpdate();
+          }
+          try (PreparedStatement history =
+              connection.prepareStatement(
+                  "INSERT INTO memory_entry_version (repository_id, entry_key, version, content,"
+                      + " checksum, deleted, author, created_at, memory_id, operation)"
+                      + " VALUES (?, ?, ?, ?, ?, FALSE, 'benchmark', ?, ?, 'modified')")) {
+            history.setLong(1, repository);
+            history.setString(2, key);
+            history.setLong(3, next);
+            history.setString(4, content);
+            history.setString(5, checksum);
+            history.setTimestamp(6, now);
+            history.setString(7, id);
+            history.executeUpdate();
+          }
+          Map<String, String> checksums = new HashMap<>();
+          try (PreparedStatement statement =
+              connection.prepareStatement(
+                  "SELECT entry_key, checksum FROM memory_entry"
+                      + " WHERE repository_id = ? AND NOT deleted")) {
+            statement.setLong(1, repository);
+            try (ResultSet rows = statement.executeQuery()) {
+              while (rows.next()) {
+                checksums.put(rows.getString(1), rows.getString(2));
+              }
+            }
+          }
+          try (PreparedStatement advance =
+              connection.prepareStatement(
+                  "UPDATE repository SET version = ?, checksum = ?, last_modified = ?"
+                      + " WHERE id = ?")) {
+            advance.setLong(1, next);
+            advance.setString(2, Checksums.ofRepository(checksums));
+            advance.setTimestamp(3, now);
+            advance.setLong(4, repository);
+            advance.executeUpdate();
+          }
+          connection.commit();
+        };
+    return new Worker(step, connection);
   }
 
   // ---------------------------------------------------------------------- PostgreSQL alone

@@ -4,9 +4,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
@@ -20,7 +22,8 @@ import mockwebserver3.RecordedRequest;
  * GitHub's REST API as the server uses it, with GitHub's response shapes, under a GitHub
  * Enterprise-style prefix ({@code /api/v3}) to prove the base URL is configurable: {@code GET
  * /user} for the token's user and {@code GET /repos/{owner}/{repo}} with the user's {@code
- * permissions}. A test adds users and grants, and can make GitHub fail or vanish.
+ * permissions}, and {@code GET /user/repos}, the user's repositories page by page with GitHub's
+ * {@code Link} header. A test adds users and grants, and can make GitHub fail or vanish.
  */
 public final class FakeGitHub implements AutoCloseable {
 
@@ -49,6 +52,12 @@ public final class FakeGitHub implements AutoCloseable {
   private final Map<String, String> permissions = new ConcurrentHashMap<>();
   private final AtomicInteger userCalls = new AtomicInteger();
   private final AtomicInteger repositoryCalls = new AtomicInteger();
+  private final AtomicInteger listingCalls = new AtomicInteger();
+
+  /** Per login (lower case): the repositories granted one by one, as spelled, with the access. */
+  private final Map<String, Map<String, String>> listable = new ConcurrentHashMap<>();
+
+  private volatile int listingPageSize = 0;
   private volatile Availability availability = Availability.UP;
   private volatile Duration repositoryDelay = Duration.ZERO;
 
@@ -118,11 +127,27 @@ public final class FakeGitHub implements AutoCloseable {
    */
   public void grant(String login, String repository, String access) {
     permissions.put(key(login, repository), access);
+    if (!repository.endsWith("/*")) {
+      listable
+          .computeIfAbsent(login.toLowerCase(Locale.ROOT), user -> new ConcurrentSkipListMap<>())
+          .put(repository, access);
+    }
   }
 
   /** The user loses every permission on the repository: GitHub hides it (404). */
   public void hide(String login, String repository) {
     permissions.remove(key(login, repository));
+    listable.getOrDefault(login.toLowerCase(Locale.ROOT), Map.of()).remove(repository);
+  }
+
+  /** At most this many repositories on a page of {@code /user/repos}, whatever was asked. */
+  public void listingPageSize(int size) {
+    this.listingPageSize = size;
+  }
+
+  /** How many pages of {@code /user/repos} were asked for. */
+  public int listingCalls() {
+    return listingCalls.get();
   }
 
   /** GitHub's behaviour from now on; unreachable stops listening, and the others listen again. */
@@ -155,6 +180,8 @@ public final class FakeGitHub implements AutoCloseable {
     String path = request.getUrl().encodedPath();
     if (path.equals("/api/v3/user")) {
       userCalls.incrementAndGet();
+    } else if (path.equals("/api/v3/user/repos")) {
+      listingCalls.incrementAndGet();
     } else if (path.startsWith("/api/v3/repos/")) {
       repositoryCalls.incrementAndGet();
     }
@@ -175,6 +202,9 @@ public final class FakeGitHub implements AutoCloseable {
           {"login":"%s","id":%d,"node_id":"MDQ6VXNlcjE=","type":"User","site_admin":false,\
           "name":"%s","company":"Acme","public_repos":8,"created_at":"2011-01-25T18:44:36Z"}"""
               .formatted(user.login(), user.id(), user.login()));
+    }
+    if (path.equals("/api/v3/user/repos") && request.getMethod().equals("GET")) {
+      return repositoriesOf(user, request);
     }
     Matcher repository = REPOSITORY.matcher(path);
     if (request.getMethod().equals("GET") && repository.matches()) {
@@ -200,6 +230,62 @@ public final class FakeGitHub implements AutoCloseable {
               .formatted(repository.group(2), slug, repository.group(1), push, push));
     }
     return json(404, "{\"message\":\"Not Found\",\"status\":\"404\"}");
+  }
+
+  /** One page of the user's repositories, with {@code Link: rel="next"} while more follow. */
+  private MockResponse repositoriesOf(User user, RecordedRequest request) {
+    int perPage = intParameter(request, "per_page", 30);
+    if (listingPageSize > 0) {
+      perPage = Math.min(perPage, listingPageSize);
+    }
+    int page = intParameter(request, "page", 1);
+    List<Map.Entry<String, String>> all =
+        List.copyOf(
+            listable.getOrDefault(user.login().toLowerCase(Locale.ROOT), Map.of()).entrySet());
+    int from = Math.min((page - 1) * perPage, all.size());
+    int to = Math.min(from + perPage, all.size());
+    StringBuilder body = new StringBuilder("[");
+    for (Map.Entry<String, String> granted : all.subList(from, to)) {
+      String slug = granted.getKey();
+      boolean push = granted.getValue().equals("write");
+      if (body.length() > 1) {
+        body.append(',');
+      }
+      body.append(
+          """
+          {"id":%d,"name":"%s","full_name":"%s","private":true,          "owner":{"login":"%s","type":"Organization"},"default_branch":"main",          "permissions":{"admin":false,"maintain":false,"push":%s,"triage":%s,"pull":true}}"""
+              .formatted(
+                  Math.abs(slug.hashCode()),
+                  slug.substring(slug.indexOf('/') + 1),
+                  slug,
+                  slug.substring(0, slug.indexOf('/')),
+                  push,
+                  push));
+    }
+    body.append(']');
+    MockResponse.Builder response = new MockResponse.Builder(json(200, body.toString()));
+    if (to < all.size()) {
+      response.addHeader(
+          "Link",
+          "<%s/user/repos?per_page=%d&page=%d>; rel=\"next\", <%s/user/repos?per_page=%d&page=%d>; rel=\"last\""
+              .formatted(
+                  apiUrl.replaceAll("/$", ""),
+                  perPage,
+                  page + 1,
+                  apiUrl.replaceAll("/$", ""),
+                  perPage,
+                  (all.size() + perPage - 1) / perPage));
+    }
+    return response.build();
+  }
+
+  private static int intParameter(RecordedRequest request, String name, int otherwise) {
+    String value = request.getUrl().queryParameter(name);
+    try {
+      return value == null ? otherwise : Math.max(1, Integer.parseInt(value));
+    } catch (NumberFormatException e) {
+      return otherwise;
+    }
   }
 
   private MockResponse delayed(int status, String body) {

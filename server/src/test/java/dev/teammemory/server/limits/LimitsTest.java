@@ -215,4 +215,50 @@ class LimitsTest {
     // Replacing content with smaller content is counted as the difference.
     put(repo, entries("a.md", "a", "c.md", "c".repeat(100)));
   }
+
+  private static String storeOf(String repo) {
+    return as(WRITER)
+        .body(Map.of("name", repo))
+        .post("/v1/memory_stores")
+        .then()
+        .statusCode(200)
+        .extract()
+        .jsonPath()
+        .getString("id");
+  }
+
+  private static JsonPath refusedStoreWrite(
+      String storeId, String path, String content, int status) {
+    JsonPath error =
+        as(WRITER)
+            .body(Map.of("path", path, "content", content))
+            .post("/v1/memory_stores/" + storeId + "/memories")
+            .then()
+            .statusCode(status)
+            .extract()
+            .jsonPath();
+    assertThat(error.getString("type")).isEqualTo("error");
+    return error;
+  }
+
+  @Test
+  void storeApiWritesOverTheLimitsAreRefusedWithTheMessagesClaudeCodeMatches() {
+    String full = fresh("store-entries");
+    put(full, entries("a.md", "1", "b.md", "2", "c.md", "3", "d.md", "4", "e.md", "5"));
+    JsonPath entries = refusedStoreWrite(storeOf(full), "/f.md", "6", 400);
+    assertThat(entries.getString("error.type")).isEqualTo("invalid_request_error");
+    assertThat(entries.getString("error.message"))
+        .isEqualTo("memory store has reached its memory limit");
+
+    String large = fresh("store-bytes");
+    put(large, entries("a.md", "x".repeat(100), "b.md", "y".repeat(100), "c.md", "z".repeat(100)));
+    JsonPath bytes = refusedStoreWrite(storeOf(large), "/d.md", "1", 400);
+    assertThat(bytes.getString("error.type")).isEqualTo("invalid_request_error");
+    assertThat(bytes.getString("error.message"))
+        .isEqualTo("memory store has reached its size limit");
+    assertThat(hashes(large).jsonPath().getMap("entryChecksums")).hasSize(3);
+
+    JsonPath body = refusedStoreWrite(storeOf(fresh("store-body")), "/a.md", "x".repeat(3000), 413);
+    assertThat(body.getString("error.type")).isEqualTo("request_too_large");
+  }
 }

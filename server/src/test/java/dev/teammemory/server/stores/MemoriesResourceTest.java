@@ -4,6 +4,7 @@ import static dev.teammemory.server.TestRepositories.PATH;
 import static dev.teammemory.server.TestRepositories.READER;
 import static dev.teammemory.server.TestRepositories.WRITER;
 import static dev.teammemory.server.TestRepositories.as;
+import static dev.teammemory.server.TestRepositories.entries;
 import static dev.teammemory.server.TestRepositories.fresh;
 import static dev.teammemory.server.TestRepositories.put;
 import static dev.teammemory.server.stores.StoreApi.assertError;
@@ -253,6 +254,22 @@ class MemoriesResourceTest {
   }
 
   @Test
+  void renamingOntoOrIntoAnotherMemorysPathIs409AndChangesNothing() {
+    String id = storeOf(fresh("mem-rename-conflict"));
+    String moving = createMemory(id, "/a.md", "one").getString("id");
+    String other = createMemory(id, "/dir/b.md", "two").getString("id");
+
+    for (String path : List.of("/dir/b.md", "/dir", "/dir/b.md/c.md")) {
+      ExtractableResponse<Response> conflict = update(id, moving, Map.of("path", path));
+      JsonPath error = assertError(conflict, 409, "memory_path_conflict_error");
+      assertThat(error.getString("error.conflicting_memory_id")).isEqualTo(other);
+      assertThat(conflict.header("x-should-retry")).isEqualTo("false");
+    }
+    assertThat(v1(READER).get(memories(id)).jsonPath().getList("data.path"))
+        .containsExactly("/a.md", "/dir/b.md");
+  }
+
+  @Test
   void deleteWithAndWithoutAPrecondition() {
     String id = storeOf(fresh("mem-delete"));
     String first = createMemory(id, "/a.md", "one").getString("id");
@@ -289,7 +306,7 @@ class MemoriesResourceTest {
     String repo = fresh("mem-list");
     put(
         repo,
-        dev.teammemory.server.TestRepositories.entries(
+        entries(
             "a.md", "1", "dir/b.md", "2", "dir/sub/c.md", "3", "dir/sub/d.md", "4", "e.md", "5"));
     String id = storeOf(repo);
 

@@ -3,16 +3,24 @@ package dev.teammemory.protocol.suite;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.teammemory.protocol.ErrorCodes;
 import dev.teammemory.protocol.suite.ProtocolServer.Caller;
 import org.junit.jupiter.api.Test;
 
-/** Auth discovery (PROTOCOL.md "Extensions", "Auth discovery"). */
+/**
+ * Auth discovery (PROTOCOL.md "Extensions", "Auth discovery"). A server that offers no GitHub login
+ * (static tokens only, as the suite's staging setup recommends) answers {@code 404 not_found}.
+ */
 class AuthConfigExtensionTest extends ExtensionSuite {
 
   @Test
   void authConfigNeedsNoTokenAndNamesTheGitHubEndpoints() {
-    Reply reply =
-        server.call("GET", "/api/auth/config").as(Caller.ANONYMOUS).send().expectStatus(200);
+    Reply reply = server.call("GET", "/api/auth/config").as(Caller.ANONYMOUS).send();
+    if (reply.status() == 404) {
+      reply.expectError(404, ErrorCodes.NOT_FOUND);
+      return;
+    }
+    reply.expectStatus(200);
 
     JsonNode github = reply.json().path("github");
     for (String field : new String[] {"clientId", "deviceCodeUrl", "tokenUrl", "apiUrl"}) {

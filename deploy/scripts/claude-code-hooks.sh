@@ -1,0 +1,245 @@
+#!/usr/bin/env bash
+# Today's Claude Code with tmem's hooks, end to end and offline (docs/memory-engine-2.md, "Hooks
+# with today's Claude Code"). Not part of ./mvnw verify: it downloads the agent from npm.
+#
+#   deploy/scripts/claude-code-hooks.sh      # from the repository root; a few minutes
+#
+# 1. installs @anthropic-ai/claude-code@2.1.330 into a temporary folder with npm (its platform
+#    package, @anthropic-ai/claude-code-linux-x64, holds the binary);
+# 2. starts a fake Messages API (deploy/scripts/FakeMessagesApi.java) that records every request;
+# 3. starts one tmem server on the embedded PostgreSQL with static tokens, and two daemons on it:
+#    alice (the teammate) and bob (the user), each with a git checkout of acme/shop;
+# 4. alice's team memory — a 200-line team index and a memory in the agent's own format (type
+#    under metadata:) — syncs to bob; bob has a private MEMORY.md and runs `tmem hook install`;
+# 5. runs `claude -p` in bob's checkout with ANTHROPIC_BASE_URL at the fake API and HOME in a
+#    temporary folder, and checks the recorded requests: the teammate's memory reaches the model,
+#    the team index reaches it whole or by its pointer, the private index appears once, and the
+#    memory in the agent's format is recalled with its type.
+# Prints PASS/FAIL lines and exits 1 if a check failed (2 if it could not run). KEEP_LOGS=1 keeps
+# the temporary folder. Loopback only, apart from npm; every wait has a deadline.
+set -euo pipefail
+
+root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../.." && pwd)"
+cd "$root"
+. .mvn/find-jdk.sh
+java="$JAVA_HOME/bin/java"
+server_jar="$root/server/target/quarkus-app/quarkus-run.jar"
+daemon_jar="$root/client-daemon/target/tmem.jar"
+agent_version="${CLAUDE_CODE_VERSION:-2.1.330}"
+repo=acme/shop
+
+work="$(mktemp -d "${TMPDIR:-/tmp}/tmem-claude-code.XXXXXX")"
+pids=()
+failures=0
+
+say() { printf '%s\n' "$*"; }
+pass() { say "PASS $*"; }
+fail() { say "FAIL $*"; failures=$((failures + 1)); KEEP_LOGS=1; }
+
+cleanup() {
+  local pid
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do
+    for _ in $(seq 1 40); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
+    kill -9 "$pid" 2>/dev/null || true
+  done
+  if [ "${KEEP_LOGS:-0}" = 1 ]; then say "logs kept in $work"; else rm -rf "$work"; fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+free_port() {
+  local port
+  for port in $(shuf -i 20000-45000 -n 100); do
+    if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then echo "$port"; return 0; fi
+  done
+  return 1
+}
+
+wait_for() { # description seconds command...
+  local what="$1" deadline=$((SECONDS + $2))
+  shift 2
+  until "$@" >/dev/null 2>&1; do
+    if [ "$SECONDS" -ge "$deadline" ]; then say "gave up waiting for $what" >&2; return 1; fi
+    sleep 0.25
+  done
+}
+
+# --- prerequisites -----------------------------------------------------------------------------
+for tool in npm node curl git; do
+  command -v "$tool" >/dev/null || { say "$tool is needed" >&2; exit 2; }
+done
+if [ ! -f "$server_jar" ] || [ ! -f "$daemon_jar" ]; then
+  say "building the server and tmem (first run only)..."
+  ./mvnw -q -pl server,client-daemon -am package -DskipTests -Dspotless.check.skip=true
+fi
+
+# --- 1. the agent, pinned --------------------------------------------------------------------------
+say "installing @anthropic-ai/claude-code@$agent_version from npm..."
+npm install --prefix "$work/agent" --no-audit --no-fund --loglevel=error \
+  "@anthropic-ai/claude-code@$agent_version" > "$work/npm.log" 2>&1 \
+  || { cat "$work/npm.log" >&2; exit 2; }
+claude="$work/agent/node_modules/.bin/claude"
+say "claude --version: $("$claude" --version 2>&1 | head -n 1)"
+
+# --- 2. the fake Messages API ----------------------------------------------------------------------
+api_port="$(free_port)"
+requests="$work/requests"
+"$java" "$root/deploy/scripts/FakeMessagesApi.java" "$api_port" "$requests" > "$work/fake-api.log" 2>&1 &
+pids+=($!)
+wait_for "the fake Messages API" 60 curl -s -o /dev/null "http://127.0.0.1:$api_port/"
+rm -f "$requests"/*
+
+# --- 3. one server, two daemons --------------------------------------------------------------------
+server_port="$(free_port)"
+server_url="http://127.0.0.1:$server_port"
+alice_token="alice-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
+bob_token="bob-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
+printf '# TOKEN USER REPOS ACCESS\n%s alice %s write\n%s bob %s write\n' \
+  "$alice_token" "$repo" "$bob_token" "$repo" > "$work/tokens.txt"
+chmod 600 "$work/tokens.txt"
+TMEM_DATA_DIR="$work/server" QUARKUS_HTTP_PORT="$server_port" \
+  TMEM_AUTH_STATIC_TOKENS_FILE="$work/tokens.txt" \
+  "$java" -jar "$server_jar" > "$work/server.log" 2>&1 &
+pids+=($!)
+wait_for "the tmem server" 180 curl -fsS -o /dev/null "$server_url/q/health/ready" \
+  || { tail -n 30 "$work/server.log"; exit 2; }
+say "tmem server on $server_url (embedded PostgreSQL, static tokens)"
+
+# Everything a person's processes share: their home, their server and token, the model's address.
+person() { # person -> the variables of their processes, in person_env
+  local token="$alice_token"
+  [ "$1" = bob ] && token="$bob_token"
+  person_env=(PATH="$PATH" HOME="$work/$1" LANG=C.UTF-8
+    TMEM_SERVER_URL="$server_url" TMEM_TOKEN="$token"
+    ANTHROPIC_BASE_URL="http://127.0.0.1:$api_port" ANTHROPIC_API_KEY=dummy
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1 DISABLE_AUTOUPDATER=1 DISABLE_TELEMETRY=1)
+}
+as() { # person command...
+  person "$1"
+  shift
+  env -i "${person_env[@]}" "$@"
+}
+tmem() { local who="$1"; shift; (cd "$work/$who/shop" && as "$who" "$java" -jar "$daemon_jar" "$@"); }
+
+for who in alice bob; do
+  mkdir -p "$work/$who/shop"
+  git -C "$work/$who/shop" init -q
+  git -C "$work/$who/shop" remote add origin "https://github.com/$repo.git"
+  tmem "$who" add > "$work/$who-add.log" 2>&1 || { cat "$work/$who-add.log"; exit 2; }
+  memory="$(tmem "$who" memory path 2>/dev/null | tail -n 1)"
+  mkdir -p "$memory/team"
+  printf '%s\n' "$memory" > "$work/$who.memory"
+  person "$who"
+  # exec: the recorded pid is the daemon's own, so that the cleanup stops it.
+  (cd "$work/$who/shop" && exec env -i "${person_env[@]}" "$java" -jar "$daemon_jar" daemon \
+    > "$work/$who-daemon.log" 2>&1) &
+  pids+=($!)
+done
+alice_memory="$(cat "$work/alice.memory")"
+bob_memory="$(cat "$work/bob.memory")"
+wait_for "bob's daemon to serve hooks" 60 test -f "$work/bob/.local/state/tmem/api.json" \
+  || { tail -n 20 "$work/bob-daemon.log"; exit 2; }
+say "alice's and bob's daemons sync $repo; bob's memory: $bob_memory"
+
+# --- 4. alice's team memory reaches bob; bob's private index and hooks ----------------------------
+teammate_marker="TEAMMATE-$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n')"
+private_marker="PRIVATE-$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n')"
+cat > "$alice_memory/team/integration-tests-real-postgres.md" <<MEMORY
+---
+name: integration-tests-real-postgres
+description: checkout integration tests run against a real PostgreSQL database, never an in-memory one
+metadata:
+  type: feedback
+---
+
+Checkout integration tests run against a real PostgreSQL database ($teammate_marker).
+
+**Why:** an in-memory database hid a broken migration until production.
+**How to apply:** start PostgreSQL for integration tests; never swap in H2.
+MEMORY
+{
+  printf -- '- [Real PostgreSQL in tests](integration-tests-real-postgres.md) — checkout integration tests use real PostgreSQL\n'
+  for n in $(seq 2 200); do
+    printf -- '- [Team topic %d](topic-%d.md) — what the team agreed about area %d of the shop\n' "$n" "$n" "$n"
+  done
+} > "$alice_memory/team/MEMORY.md"
+printf -- '- [Editor](editor.md) — bob uses vim keybindings (%s)\n' "$private_marker" > "$bob_memory/MEMORY.md"
+wait_for "alice's team memory to reach bob" 90 \
+  grep -q "$teammate_marker" "$bob_memory/team/integration-tests-real-postgres.md" \
+  || { tail -n 20 "$work/alice-daemon.log" "$work/bob-daemon.log"; exit 1; }
+wait_for "the 200-line index to reach bob" 60 grep -q 'topic-200.md' "$bob_memory/team/MEMORY.md"
+pass "alice's team memory synced to bob through the server ($(wc -l < "$bob_memory/team/MEMORY.md")-line team index)"
+tmem bob hook install | sed 's/^/  /'
+say "  bob's settings.json hooks:"
+grep -o '"command" : "[^"]*"' "$work/bob/.claude/settings.json" | sed 's/^/    /'
+
+# --- 5. the agent, offline, in bob's checkout -------------------------------------------------------
+prompt="Should the checkout integration tests use an in-memory database or a real PostgreSQL database?"
+rm -f "$requests"/*
+started=$(date +%s%3N)
+(cd "$work/bob/shop" && as bob timeout 300 "$claude" -p "$prompt") > "$work/claude.out" 2> "$work/claude.err" \
+  && pass "claude -p answered in $(( $(date +%s%3N) - started )) ms: $(head -c 200 "$work/claude.out")" \
+  || { fail "claude -p failed: $(tail -n 5 "$work/claude.err")"; }
+sleep 2 # the Stop hook's work, handed to the daemon, may still be sending its own requests
+
+say "recorded requests: $(ls "$requests" | wc -l)"
+for file in "$requests"/*; do
+  say "  $(basename "$file"): $(head -n 1 "$file"), $(wc -c < "$file") bytes$(grep -q "$prompt" "$file" && printf ', the prompt')$(grep -q 'Memory manifest\|\[feedback\] team/' "$file" && printf ', tmem recall')"
+done
+# The agent's request for the prompt: the largest recorded request that carries the prompt.
+main="$(grep -l -F "$prompt" "$requests"/* 2>/dev/null | xargs -r ls -S | head -n 1)"
+if [ -z "$main" ]; then
+  fail "no recorded request carries the prompt"
+else
+  say "the agent's request: $(basename "$main")"
+  if grep -q "$teammate_marker" "$main"; then
+    pass "a teammate's memory (synced from alice) is in the model's request"
+  else
+    fail "the teammate's memory is not in the model's request"
+  fi
+  team_index="$bob_memory/team/MEMORY.md"
+  if grep -q 'topic-200.md' "$main"; then
+    pass "the 200-line team index reached the model whole"
+  elif grep -q -F "lines fit in this hook's answer; read the rest in $team_index" "$main"; then
+    shown="$(grep -o 'Only the first [0-9]* of [0-9]* lines' "$main" | head -n 1)"
+    pass "the 200-line team index reached the model by its pointer ($shown, then $team_index)"
+  else
+    fail "the team index reached the model neither whole nor by its pointer"
+  fi
+  private_count="$(grep -o "$private_marker" "$main" | wc -l)"
+  if [ "$private_count" = 1 ]; then
+    pass "the private MEMORY.md is in the request once"
+  else
+    fail "the private MEMORY.md is in the request $private_count times"
+  fi
+  if grep -q 'metadata:\\n  type: feedback' "$main" && grep -q "Memory.*integration-tests-real-postgres.md" "$main"; then
+    pass "the memory in the agent's format (metadata.type) was recalled into the request"
+  else
+    fail "the memory in the agent's format was not recalled into the request"
+  fi
+fi
+recalled="$(grep -l -F '[feedback] team/integration-tests-real-postgres.md' "$requests"/* 2>/dev/null | head -n 1 || true)"
+if [ -n "$recalled" ]; then
+  pass "tmem read its type: recall's manifest for the model lists [feedback] team/integration-tests-real-postgres.md ($(basename "$recalled"))"
+else
+  scan="$(tmem bob recall --format json "$prompt" 2>&1 | head -c 400)"
+  fail "no recall manifest with [feedback] team/integration-tests-real-postgres.md was recorded; tmem recall says: $scan"
+fi
+# The hooks above were answered by bob's daemon: asked the same way, the shim answers in
+# milliseconds, where starting tmem's JVM takes most of a second.
+shim="$work/bob/.local/state/tmem/bin/tmem-hook"
+input="{\"session_id\":\"timing\",\"cwd\":\"$work/bob/shop\",\"hook_event_name\":\"SessionStart\"}"
+started=$(date +%s%N)
+printf '%s' "$input" | as bob "$shim" session-start > /dev/null
+say "the shim answered a SessionStart from bob's daemon in $(( ($(date +%s%N) - started) / 1000000 )) ms"
+if [ -s "$work/bob/.local/state/tmem/hooks.log" ]; then
+  say "bob's hooks.log:"; sed 's/^/  /' "$work/bob/.local/state/tmem/hooks.log"
+fi
+
+if [ "$failures" -eq 0 ]; then
+  say "PASS today's Claude Code ($agent_version) with tmem's hooks"
+  exit 0
+fi
+say "FAIL today's Claude Code ($agent_version) with tmem's hooks: $failures check(s) failed"
+exit 1

@@ -1,0 +1,249 @@
+package dev.teammemory.server.stores;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.teammemory.protocol.Checksums;
+import dev.teammemory.protocol.ProtocolJson;
+import dev.teammemory.protocol.Timestamps;
+import dev.teammemory.server.errors.StoreApiException;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.vertx.core.http.HttpServerRequest;
+import jakarta.annotation.PreDestroy;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.StreamingOutput;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.OffsetDateTime;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.sql.DataSource;
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.RestPath;
+import org.jboss.resteasy.reactive.RestQuery;
+
+/**
+ * {@code GET /v1/memory_stores/{store}/memories/export}: Claude Code's bulk read of a store, as
+ * NDJSON (MEMORY-STORES.md, "Claude Code's bulk export"). Everything that can refuse the request
+ * (the store, the caller's access, the bound on exports at once) is decided before the first byte,
+ * so a refusal is a normal JSON error. The memories then stream from one cursor of one read-only
+ * transaction — one snapshot, and never the whole store in the heap — and the last line counts
+ * them, which is how the client knows the export is whole. A client that takes nothing for {@link
+ * ExportConfig#stallTimeout()} has its connection closed, freeing the database connection and the
+ * slot.
+ */
+@Path("/v1/memory_stores/{store}/memories/export")
+@Singleton
+public class ExportResource {
+
+  private static final Logger LOG = Logger.getLogger(ExportResource.class);
+  private static final MediaType NDJSON = new MediaType("application", "x-ndjson");
+  private static final byte[] NEWLINE = {'\n'};
+
+  private static final String STORE = "SELECT id, slug FROM repository WHERE store_id = ?";
+  private static final String FULL =
+      "SELECT memory_id, entry_key, content, checksum, updated_at FROM memory_entry"
+          + " WHERE repository_id = ? AND NOT deleted ORDER BY entry_key COLLATE \"C\"";
+  private static final String BASIC =
+      "SELECT memory_id, entry_key, checksum, size_bytes FROM memory_entry"
+          + " WHERE repository_id = ? AND NOT deleted ORDER BY entry_key COLLATE \"C\"";
+
+  private final DataSource dataSource;
+  private final StoreAccess access;
+  private final ExportConfig config;
+  private final Semaphore slots;
+  private final ScheduledExecutorService watchdog;
+
+  @Inject
+  ExportResource(
+      DataSource dataSource, StoreAccess access, ExportConfig config, MeterRegistry registry) {
+    this.dataSource = dataSource;
+    this.access = access;
+    this.config = config;
+    this.slots = new Semaphore(config.maxConcurrent());
+    this.watchdog =
+        Executors.newSingleThreadScheduledExecutor(
+            task -> {
+              Thread thread = new Thread(task, "tmem-export-watchdog");
+              thread.setDaemon(true);
+              return thread;
+            });
+    Gauge.builder("tmem.exports.active", slots, s -> config.maxConcurrent() - s.availablePermits())
+        .description("Memory store exports being streamed")
+        .register(registry);
+  }
+
+  @PreDestroy
+  void stop() {
+    watchdog.shutdownNow();
+  }
+
+  @GET
+  public Response export(
+      @RestPath String store, @RestQuery String view, @Context HttpServerRequest request) {
+    boolean basic;
+    if (view == null || view.equals("full")) {
+      basic = false;
+    } else if (view.equals("basic")) {
+      basic = true;
+    } else {
+      throw StoreApiException.invalid("view must be basic or full");
+    }
+    AuthorizedStore target = access.read(store);
+    if (!slots.tryAcquire()) {
+      throw new StoreApiException(
+          429,
+          StoreApiException.RATE_LIMIT,
+          "too many memory store exports at once on this server; retry shortly",
+          Map.of(),
+          Map.of("retry-after", "1"));
+    }
+    Store found = new Store(target.store().repositoryId(), target.target().slug().toString());
+    StreamingOutput body =
+        out -> {
+          try {
+            stream(found, basic, out, request);
+          } finally {
+            slots.release();
+          }
+        };
+    return Response.ok(body, NDJSON).build();
+  }
+
+  private void stream(Store store, boolean basic, OutputStream out, HttpServerRequest request)
+      throws IOException {
+    ObjectMapper json = ProtocolJson.mapper();
+    // When the client stops reading, a write blocks; the watchdog closes the connection of one
+    // blocked longer than the stall timeout, which makes the write fail and ends the export.
+    AtomicLong blockedSince = new AtomicLong();
+    long timeout = config.stallTimeout().toNanos();
+    long tick = Math.max(TimeUnit.MILLISECONDS.toNanos(50), timeout / 4);
+    ScheduledFuture<?> check =
+        watchdog.scheduleAtFixedRate(
+            () -> {
+              long since = blockedSince.get();
+              if (since != 0 && System.nanoTime() - since > timeout) {
+                LOG.infof(
+                    "Export of %s cut: the client took nothing for %s",
+                    store.slug(), config.stallTimeout());
+                // A reset closes an HTTP/1.1 connection at once; a graceful close would wait
+                // for the very bytes the client does not take.
+                request.response().reset();
+              }
+            },
+            tick,
+            tick,
+            TimeUnit.NANOSECONDS);
+    long count = 0;
+    LOG.debugf("Export of %s started", store.slug());
+    try (Connection connection = dataSource.getConnection()) {
+      // One read-only transaction: the cursor (fetch size > 0 needs autocommit off) reads one
+      // snapshot a few rows at a time.
+      connection.setAutoCommit(false);
+      connection.setReadOnly(true);
+      try (PreparedStatement statement = connection.prepareStatement(basic ? BASIC : FULL)) {
+        statement.setFetchSize(config.fetchSize());
+        statement.setLong(1, store.id());
+        Line line = bytes -> write(out, bytes, blockedSince);
+        Map<String, Object> first = new LinkedHashMap<>();
+        first.put("type", "store");
+        if (basic) {
+          first.put("view", "basic");
+        }
+        line.write(json.writeValueAsBytes(first));
+        try (ResultSet rows = statement.executeQuery()) {
+          while (rows.next()) {
+            line.write(json.writeValueAsBytes(basic ? basicLine(rows) : fullLine(rows)));
+            count++;
+          }
+        }
+        Map<String, Object> complete = new LinkedHashMap<>();
+        complete.put("type", "complete");
+        complete.put("memory_count", count);
+        complete.put("error_count", 0);
+        line.write(json.writeValueAsBytes(complete));
+        out.flush();
+      } finally {
+        connection.rollback();
+        connection.setReadOnly(false);
+        connection.setAutoCommit(true);
+      }
+    } catch (SQLException e) {
+      // The status is sent: the client learns of the failure by the missing complete line, and
+      // the reset keeps a proxy from taking the cut stream for a whole one.
+      LOG.errorf(e, "Export of %s failed after %d memories", store.slug(), count);
+      request.response().reset();
+    } catch (IOException | UncheckedIOException e) {
+      LOG.infof(
+          "Export of %s ended early after %d memories: the client went away", store.slug(), count);
+      throw e;
+    } finally {
+      check.cancel(false);
+    }
+  }
+
+  private static void write(OutputStream out, byte[] bytes, AtomicLong blockedSince)
+      throws IOException {
+    blockedSince.set(System.nanoTime());
+    try {
+      out.write(bytes);
+      out.write(NEWLINE);
+    } finally {
+      blockedSince.set(0);
+    }
+  }
+
+  private static Map<String, Object> fullLine(ResultSet row) throws SQLException {
+    Map<String, Object> line = new LinkedHashMap<>();
+    line.put("type", "memory");
+    line.put("id", row.getString("memory_id"));
+    line.put("path", "/" + row.getString("entry_key"));
+    line.put("content", row.getString("content"));
+    line.put("content_sha256", sha256(row.getString("checksum")));
+    line.put(
+        "updated_at",
+        Timestamps.format(row.getObject("updated_at", OffsetDateTime.class).toInstant()));
+    return line;
+  }
+
+  private static Map<String, Object> basicLine(ResultSet row) throws SQLException {
+    Map<String, Object> line = new LinkedHashMap<>();
+    line.put("type", "memory");
+    line.put("id", row.getString("memory_id"));
+    line.put("path", "/" + row.getString("entry_key"));
+    line.put("content_sha256", sha256(row.getString("checksum")));
+    line.put("content_size_bytes", row.getInt("size_bytes"));
+    return line;
+  }
+
+  /** The store API's checksum is the {@code team_memory} one without its {@code sha256:}. */
+  private static String sha256(String checksum) {
+    return checksum.startsWith(Checksums.PREFIX)
+        ? checksum.substring(Checksums.PREFIX.length())
+        : checksum;
+  }
+
+  /** The store being exported: its repository row's id and slug (for logs). */
+  private record Store(long id, String slug) {}
+
+  @FunctionalInterface
+  private interface Line {
+    void write(byte[] bytes) throws IOException;
+  }
+}
