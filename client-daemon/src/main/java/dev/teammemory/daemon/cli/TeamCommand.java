@@ -305,9 +305,10 @@ public final class TeamCommand implements Runnable {
       name = "confirm-deletes",
       mixinStandardHelpOptions = true,
       description = {
-        "Releases held deletes: when the team folder vanished or emptied, or more than a tenth of",
-        "the synced files went at once, the daemon deletes nothing on the server until you run",
-        "this (see `tmem status`)."
+        "Releases the deletes the daemon holds, so that they reach the server.",
+        "The daemon deletes nothing on the server while the team folder is missing or empty, or"
+            + " after more than a tenth (at least 5) of the synced files vanished together;"
+            + " tmem status shows the held files."
       })
   public static final class ConfirmDeletes implements Callable<Integer> {
     @Spec CommandSpec spec;
