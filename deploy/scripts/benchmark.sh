@@ -6,6 +6,7 @@
 #   deploy/scripts/benchmark.sh scanner        [CORPUS_FOLDER]
 #   deploy/scripts/benchmark.sh memory-engine  [RECALL_RUNS=200] [NOTES_RUNS=20]
 #   deploy/scripts/benchmark.sh sync           [EDITS=100] [IDLE_SECONDS=60]
+#   deploy/scripts/benchmark.sh per-file-sync  [EDITS=10] [FOLLOWERS=100]
 #   deploy/scripts/benchmark.sh server         [-Dbench.seconds=… -Dbench.operations=hashes,get,put,auth …]
 #   deploy/scripts/benchmark.sh load           [SECONDS=150] [REPOSITORIES=300] [WORKERS=16]
 #
@@ -16,7 +17,7 @@ root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../.." && pwd)"
 . "$root/.mvn/find-jdk.sh"
 
 usage() {
-  sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
@@ -27,6 +28,7 @@ case "$name" in
   scanner) modules=secret-rules; module=secret-rules; main=dev.teammemory.secrets.bench.ScannerBenchmark ;;
   memory-engine) modules=client-daemon; module=client-daemon; main=dev.teammemory.daemon.bench.MemoryEngineBench ;;
   sync) modules=server,client-daemon; module=client-daemon; main=dev.teammemory.daemon.bench.SyncBenchmark ;;
+  per-file-sync) modules=server,client-daemon; module=client-daemon; main=dev.teammemory.daemon.bench.PerFileSyncBenchmark ;;
   server) modules=server; module=server; main=dev.teammemory.server.bench.ServerBenchmark ;;
   load) modules=server,deploy; module=deploy; main=dev.teammemory.deploy.load.LoadAndFaults ;;
   *) echo "benchmark.sh: no benchmark named '$name'" >&2; usage ;;

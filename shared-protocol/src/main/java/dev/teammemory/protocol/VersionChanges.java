@@ -1,5 +1,6 @@
 package dev.teammemory.protocol;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.Map;
@@ -28,6 +29,20 @@ public record VersionChanges(
       changed = Wire.sortedCopy(changed, "changed");
       deleted = Wire.sortedCopy(deleted, "deleted");
     }
+  }
+
+  /**
+   * Reads a body: {@code reset} is left out unless true, and a record's primitive would otherwise
+   * fail on the missing field.
+   */
+  @JsonCreator
+  static VersionChanges read(
+      @JsonProperty("reset") Boolean reset,
+      @JsonProperty(value = "version", required = true) long version,
+      @JsonProperty(value = "checksum", required = true) String checksum,
+      @JsonProperty("changed") Map<String, String> changed,
+      @JsonProperty("deleted") Map<String, String> deleted) {
+    return new VersionChanges(Boolean.TRUE.equals(reset), version, checksum, changed, deleted);
   }
 
   /** The keys written after the client's version. */

@@ -9,6 +9,7 @@ record ProjectStatus(
     String repo,
     String teamDir,
     String server,
+    String store,
     String daemon,
     String lastPull,
     String lastPush,
@@ -17,6 +18,8 @@ record ProjectStatus(
     List<Conflict> conflicts,
     List<KeptLocally> deletedOnServerKeptLocally,
     List<Refused> refusedFromServer,
+    List<Deleting> deleting,
+    DeletesHeld deletesHeld,
     String blocked,
     String lastError,
     String lastErrorAt) {
@@ -27,6 +30,7 @@ record ProjectStatus(
     conflicts = List.copyOf(conflicts);
     deletedOnServerKeptLocally = List.copyOf(deletedOnServerKeptLocally);
     refusedFromServer = List.copyOf(refusedFromServer);
+    deleting = List.copyOf(deleting);
   }
 
   record Skipped(String key, String reason, String detail, String words) {}
@@ -44,4 +48,14 @@ record ProjectStatus(
   record KeptLocally(String key, String deletedAt) {}
 
   record Refused(String key, String reason) {}
+
+  /** A synced file missing here; its delete goes to the server at a later scan. */
+  record Deleting(String key, String missingSince) {}
+
+  /** Deletes wait for {@code tmem team confirm-deletes}. */
+  record DeletesHeld(String reason, List<String> keys, String since, boolean released) {
+    DeletesHeld {
+      keys = List.copyOf(keys);
+    }
+  }
 }

@@ -159,6 +159,18 @@ public final class StatusCommand implements Callable<Integer> {
     state
         .refusedKeys()
         .forEach((key, reason) -> refused.add(new ProjectStatus.Refused(key, reason)));
+    List<ProjectStatus.Deleting> deleting = new ArrayList<>();
+    state
+        .missingSince()
+        .forEach((key, since) -> deleting.add(new ProjectStatus.Deleting(key, since)));
+    ProjectStatus.DeletesHeld held =
+        state
+            .heldDeletes()
+            .map(
+                hold ->
+                    new ProjectStatus.DeletesHeld(
+                        hold.reason(), hold.keys(), hold.since(), hold.released()))
+            .orElse(null);
     String daemon =
         SavedProjects.runningPid(saved.stateDir())
             .map(pid -> "running (pid " + pid + ")")
@@ -167,6 +179,7 @@ public final class StatusCommand implements Callable<Integer> {
         state.repo(),
         state.teamDir(),
         state.serverUrl(),
+        state.memoryStore().map(SyncState.StoreSync::path).orElse(null),
         daemon,
         state.lastPullAt(),
         state.lastPushAt(),
@@ -175,6 +188,8 @@ public final class StatusCommand implements Callable<Integer> {
         conflicts,
         kept,
         refused,
+        deleting,
+        held,
         state.blockedReason(),
         state.lastError(),
         state.lastErrorAt());
@@ -185,6 +200,7 @@ public final class StatusCommand implements Callable<Integer> {
         project.repo(),
         project.teamDir().toString(),
         null,
+        null,
         "not running",
         null,
         null,
@@ -193,6 +209,8 @@ public final class StatusCommand implements Callable<Integer> {
         List.of(),
         List.of(),
         List.of(),
+        List.of(),
+        null,
         null,
         null,
         null);
@@ -202,6 +220,14 @@ public final class StatusCommand implements Callable<Integer> {
     StringBuilder out = new StringBuilder();
     out.append(status.repo()).append("  ").append(status.teamDir()).append('\n');
     line(out, "server", status.server() == null ? "never synced" : status.server());
+    if (status.server() != null) {
+      line(
+          out,
+          "store",
+          status.store() == null
+              ? "none (files sync through team_memory, the whole repository at a time)"
+              : status.store());
+    }
     line(out, "daemon", status.daemon());
     line(out, "last pull", status.lastPull() == null ? "never" : status.lastPull());
     line(out, "last push", status.lastPush() == null ? "never" : status.lastPush());
@@ -231,6 +257,34 @@ public final class StatusCommand implements Callable<Integer> {
           out,
           "refused",
           "the server's key " + Display.key(refused.key()) + " — " + refused.reason());
+    }
+    ProjectStatus.DeletesHeld held = status.deletesHeld();
+    for (ProjectStatus.Deleting deleting : status.deleting()) {
+      if (held == null || !held.keys().contains(deleting.key())) {
+        line(
+            out,
+            "deleting",
+            Display.key(deleting.key())
+                + " — missing here since "
+                + deleting.missingSince()
+                + "; deleted on the server if still missing at the next scan");
+      }
+    }
+    if (held != null) {
+      line(
+          out,
+          "held",
+          held.keys().size()
+              + " delete(s) since "
+              + held.since()
+              + " — "
+              + held.reason()
+              + ": "
+              + String.join(", ", held.keys().stream().map(Display::key).toList())
+              + (held.released()
+                  ? "; confirmed, deleting on the server"
+                  : "; put the files back, or run `tmem team confirm-deletes` to delete them on"
+                      + " the server"));
     }
     if (status.blocked() != null) {
       line(out, "stopped", "pushing stopped until you act: " + status.blocked());

@@ -3,11 +3,17 @@ package dev.teammemory.daemon.cli;
 import dev.teammemory.daemon.command.ExitCode;
 import dev.teammemory.daemon.command.ProjectOptions;
 import dev.teammemory.daemon.command.UserError;
+import dev.teammemory.daemon.home.Environment;
 import dev.teammemory.daemon.home.StateHome;
 import dev.teammemory.daemon.login.ServerConnection;
 import dev.teammemory.daemon.login.StoredLogin;
+import dev.teammemory.daemon.sync.DeleteConfirmation;
 import dev.teammemory.daemon.sync.Display;
 import dev.teammemory.daemon.sync.Project;
+import dev.teammemory.daemon.sync.SavedProjects;
+import dev.teammemory.daemon.sync.SyncState;
+import dev.teammemory.daemon.sync.SyncStateStore;
+import dev.teammemory.daemon.sync.SyncTarget;
 import dev.teammemory.daemon.sync.TeamFolder;
 import dev.teammemory.protocol.Checksums;
 import dev.teammemory.protocol.DeleteResponse;
@@ -36,8 +42,13 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "team",
     mixinStandardHelpOptions = true,
-    description = "Acts on the team's memory on the server: rm, history, restore.",
-    subcommands = {TeamCommand.Remove.class, TeamCommand.History.class, TeamCommand.Restore.class})
+    description = "Acts on the team's memory on the server: rm, history, restore, confirm-deletes.",
+    subcommands = {
+      TeamCommand.Remove.class,
+      TeamCommand.History.class,
+      TeamCommand.Restore.class,
+      TeamCommand.ConfirmDeletes.class
+    })
 public final class TeamCommand implements Runnable {
 
   @Spec CommandSpec spec;
@@ -282,6 +293,59 @@ public final class TeamCommand implements Runnable {
               + refusal
                   .map(reason -> "; not written locally: " + reason)
                   .orElse(" and in " + project.teamDir()));
+      return ExitCode.OK;
+    }
+  }
+
+  /**
+   * {@code tmem team confirm-deletes}: releases the delete hold (the folder vanished or emptied, or
+   * many files went at once) so that the held deletes reach the server.
+   */
+  @Command(
+      name = "confirm-deletes",
+      mixinStandardHelpOptions = true,
+      description = {
+        "Releases the deletes the daemon holds, so that they reach the server.",
+        "The daemon deletes nothing on the server while the team folder is missing or empty, or"
+            + " after more than a tenth (at least 5) of the synced files vanished together;"
+            + " tmem status shows the held files."
+      })
+  public static final class ConfirmDeletes implements Callable<Integer> {
+    @Spec CommandSpec spec;
+    @Mixin ProjectOptions projects;
+    private final Environment environment;
+
+    public ConfirmDeletes() {
+      this(Environment.system());
+    }
+
+    public ConfirmDeletes(Environment environment) {
+      this.environment = environment;
+    }
+
+    @Override
+    public Integer call() throws IOException {
+      Path stateHome = StateHome.of(environment);
+      String serverUrl = ServerConnection.fromEnvironment(environment.variables()).serverUrl();
+      PrintWriter out = spec.commandLine().getOut();
+      for (Project project : projects.select(stateHome)) {
+        SyncTarget target = SyncTarget.of(serverUrl, project, stateHome);
+        Optional<SyncState.DeleteHold> hold =
+            new SyncStateStore(target.stateDir()).read().flatMap(SyncState::heldDeletes);
+        if (hold.isEmpty()) {
+          out.println(project.repo() + ": no deletes are held");
+          continue;
+        }
+        DeleteConfirmation.request(target.stateDir());
+        out.println(
+            project.repo()
+                + ": confirmed "
+                + hold.get().keys().size()
+                + " delete(s); "
+                + (SavedProjects.runningPid(target.stateDir()).isPresent()
+                    ? "the daemon sends them at its next scan"
+                    : "they go out at the next `tmem sync` or daemon start"));
+      }
       return ExitCode.OK;
     }
   }

@@ -5,8 +5,12 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import dev.teammemory.daemon.files.AtomicFiles;
 import dev.teammemory.protocol.Checksums;
 import dev.teammemory.protocol.RepositorySnapshot;
+import dev.teammemory.protocol.VersionChanges;
+import dev.teammemory.protocol.client.MemoryStoreClient;
 import dev.teammemory.protocol.client.Response;
 import dev.teammemory.protocol.client.TeamMemoryClient;
+import dev.teammemory.protocol.store.MemoryPage;
+import dev.teammemory.protocol.store.StoredMemory;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -14,6 +18,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.TreeMap;
 import java.util.logging.Logger;
 
 /**
@@ -40,7 +46,7 @@ final class Puller {
   PullOutcome pull(SyncLedger ledger, boolean onlyIfChanged) {
     Response<RepositorySnapshot> response =
         client.fetch(
-            repo, onlyIfChanged ? Optional.of(ledger.repositoryChecksum) : Optional.empty());
+            repo, onlyIfChanged ? Optional.of(ledger.repositoryChecksum()) : Optional.empty());
     return switch (response) {
       case Response.Ok<RepositorySnapshot> ok ->
           apply(
@@ -66,6 +72,95 @@ final class Puller {
     };
   }
 
+  /**
+   * Follows the repository by version when the server serves the Memory Stores API: reads only the
+   * memories the change feed names with a checksum the ledger does not know, then applies them and
+   * the deletes. A reset (or a ledger that never saw a version) reads the whole repository once and
+   * lists the memory ids.
+   */
+  PullOutcome pullChanges(SyncLedger ledger, VersionChanges changes) {
+    String storeId = ledger.storeId().orElseThrow();
+    MemoryStoreClient store = client.memoryStores();
+    if (changes.reset() || ledger.version() == 0) {
+      return pullWhole(ledger);
+    }
+    Map<String, String> contents = new TreeMap<>();
+    boolean listed = false;
+    for (Map.Entry<String, String> changed : changes.changed().entrySet()) {
+      String key = changed.getKey();
+      if (ledger.serverChecksum(key).filter(changed.getValue()::equals).isPresent()) {
+        continue; // our own write, or one already applied
+      }
+      if (ledger.memoryId(key).isEmpty() && !listed) {
+        // A memory a teammate created: its id is learned from one listing (no content).
+        Optional<PullOutcome> failed = listIds(ledger, store, storeId);
+        if (failed.isPresent()) {
+          return failed.get();
+        }
+        listed = true;
+      }
+      Optional<String> id = ledger.memoryId(key);
+      if (id.isEmpty()) {
+        continue; // gone again meanwhile; the next change says so
+      }
+      switch (store.get(storeId, id.get())) {
+        case Response.Ok<StoredMemory> ok -> contents.put(key, ok.body().content());
+        case Response.NotFound<StoredMemory> gone -> {
+          // Deleted since the feed answered; the next change names the delete.
+        }
+        case Response.TransportFailure<StoredMemory> failure -> {
+          return new PullOutcome.Offline(failure.reason());
+        }
+        case Response.Unauthorized<StoredMemory> unauthorized -> {
+          return new PullOutcome.NoAccess(Failures.unauthorized());
+        }
+        default -> {
+          return new PullOutcome.Failed("reading memory " + id.get() + " failed");
+        }
+      }
+    }
+    Map<String, String> deleted = new TreeMap<>(changes.deleted());
+    return apply(ledger, contents, deleted, changes.checksum(), OptionalLong.of(changes.version()));
+  }
+
+  /** The whole repository (first sync or reset), then the memory id of every key. */
+  PullOutcome pullWhole(SyncLedger ledger) {
+    Response<RepositorySnapshot> response = client.fetch(repo, Optional.empty());
+    if (!(response instanceof Response.Ok<RepositorySnapshot> ok)) {
+      return pull(ledger, false);
+    }
+    PullOutcome outcome =
+        apply(ledger, ok.body().content().entries(), ok.body().deletedKeys(), ok.body().checksum());
+    if (outcome instanceof PullOutcome.Pulled) {
+      Optional<PullOutcome> failed =
+          listIds(ledger, client.memoryStores(), ledger.storeId().orElseThrow());
+      if (failed.isPresent()) {
+        return failed.get();
+      }
+      ledger.versionIs(ok.body().version(), ok.body().checksum());
+    }
+    return outcome;
+  }
+
+  private Optional<PullOutcome> listIds(
+      SyncLedger ledger, MemoryStoreClient store, String storeId) {
+    Map<String, String> ids = new TreeMap<>();
+    Optional<String> page = Optional.empty();
+    do {
+      Response<MemoryPage> response = store.list(storeId, page);
+      if (!(response instanceof Response.Ok<MemoryPage> ok)) {
+        return Optional.of(
+            response instanceof Response.TransportFailure<MemoryPage> failure
+                ? new PullOutcome.Offline(failure.reason())
+                : new PullOutcome.Failed("listing the memory store failed"));
+      }
+      ok.body().memories().forEach(memory -> ids.put(memory.key(), memory.id()));
+      page = ok.body().next();
+    } while (page.isPresent());
+    ledger.memoryIdsAre(ids);
+    return Optional.empty();
+  }
+
   /** Copies the local file of the key to {@code <state>/replaced/<time>/<key>}. */
   private String saveAside(String key, String now) throws IOException {
     Optional<String> content = folder.read(key);
@@ -82,6 +177,20 @@ final class Puller {
       Map<String, String> entries,
       Map<String, String> deletedKeys,
       String repositoryChecksum) {
+    return apply(ledger, entries, deletedKeys, repositoryChecksum, OptionalLong.empty());
+  }
+
+  /**
+   * Applies the server's entries and tombstones. Without {@code version} they are the whole
+   * repository; with it they are the keys written after the ledger's version, and every other key
+   * stays as the ledger knows it.
+   */
+  private PullOutcome apply(
+      SyncLedger ledger,
+      Map<String, String> entries,
+      Map<String, String> deletedKeys,
+      String repositoryChecksum,
+      OptionalLong version) {
     LocalSnapshot local;
     try {
       local = folder.scan();
@@ -93,27 +202,37 @@ final class Puller {
     List<String> conflicts = new ArrayList<>();
     List<String> refusedNow = new ArrayList<>();
     Map<String, String> serverChecksums = new HashMap<>();
-    ledger.refused.clear();
+    if (version.isEmpty()) {
+      ledger.refusalsCleared();
+    }
     for (Map.Entry<String, String> entry : entries.entrySet()) {
       String key = entry.getKey();
       String content = entry.getValue();
       String theirs = Checksums.ofContent(content);
       serverChecksums.put(key, theirs);
+      if (version.isPresent()) {
+        ledger.serverHas(key, theirs);
+      }
       Optional<String> refusal = folder.refusal(key);
       if (refusal.isPresent()) {
-        ledger.refused.put(key, refusal.get());
+        ledger.refused(key, refusal.get());
         refusedNow.add(key);
         continue;
       }
       if (content.getBytes(UTF_8).length > TeamFolder.MAX_FILE_BYTES) {
-        ledger.refused.put(key, "larger than " + TeamFolder.MAX_FILE_BYTES + " bytes");
+        ledger.refused(key, "larger than " + TeamFolder.MAX_FILE_BYTES + " bytes");
         refusedNow.add(key);
         continue;
       }
       String mine = local.checksumOf(key);
-      String base = ledger.synced.get(key);
+      String base = ledger.syncedChecksum(key).orElse(null);
       if (theirs.equals(mine)) {
-        ledger.synced.put(key, theirs);
+        ledger.agreed(key, theirs);
+        continue;
+      }
+      if (mine == null && theirs.equals(base) && !local.skipped().containsKey(key)) {
+        // Deleted here after it synced, and unchanged on the server: a local delete on its way
+        // (or held), never undone by a pull.
         continue;
       }
       if (mine != null && base != null && !mine.equals(base)) {
@@ -130,7 +249,7 @@ final class Puller {
         // Never synced, so no sign of a local edit: the server wins, as in the reference client,
         // but the local file is saved first so that nothing is lost.
         try {
-          savedCopy = saveAside(key, ledger.now());
+          savedCopy = saveAside(key, ledger.nowText());
         } catch (IOException e) {
           ledger.failed(
               "could not save the local copy of " + Display.key(key) + " aside: " + e.getMessage());
@@ -144,7 +263,7 @@ final class Puller {
         }
         Optional<String> writeRefusal = folder.write(key, content);
         if (writeRefusal.isPresent()) {
-          ledger.refused.put(key, writeRefusal.get());
+          ledger.refused(key, writeRefusal.get());
           refusedNow.add(key);
           continue;
         }
@@ -152,8 +271,8 @@ final class Puller {
         ledger.failed("could not write " + Display.key(key) + ": " + e.getMessage());
         continue;
       }
-      ledger.synced.put(key, theirs);
-      ledger.keptDeletions.remove(key);
+      ledger.agreed(key, theirs);
+      ledger.keptDeletionOver(key);
       if (savedCopy != null) {
         ledger.replaced(key, theirs, mine, savedCopy);
         conflicts.add(key);
@@ -165,39 +284,45 @@ final class Puller {
       if (entries.containsKey(key) || folder.refusal(key).isPresent()) {
         continue;
       }
+      if (version.isPresent()) {
+        ledger.serverLacks(key);
+      }
       String mine = local.checksumOf(key);
-      String base = ledger.synced.remove(key);
+      String base = ledger.forgetSynced(key).orElse(null);
+      ledger.notMissing(key);
       if (mine == null) {
-        ledger.keptDeletions.remove(key);
+        ledger.keptDeletionOver(key);
         continue;
       }
       if (mine.equals(tombstone.getValue()) || mine.equals(base)) {
         try {
           if (folder.deleteIfUnchanged(key, mine)) {
             deleted++;
-            ledger.keptDeletions.remove(key);
-            LOG.info(ledger.repo + ": deleted " + Display.key(key) + " (deleted on the server)");
+            ledger.keptDeletionOver(key);
+            LOG.info(ledger.repo() + ": deleted " + Display.key(key) + " (deleted on the server)");
             continue;
           }
         } catch (IOException e) {
           ledger.failed("could not delete " + Display.key(key) + ": " + e.getMessage());
         }
       }
-      SyncState.KeptDeletion kept = ledger.keptDeletions.get(key);
+      SyncState.KeptDeletion kept = ledger.keptDeletion(key).orElse(null);
       if (kept == null || !kept.localChecksum().equals(mine)) {
-        ledger.keptDeletions.put(
-            key, new SyncState.KeptDeletion(tombstone.getValue(), mine, ledger.now()));
+        ledger.keptDeletion(
+            key, new SyncState.KeptDeletion(tombstone.getValue(), mine, ledger.nowText()));
         LOG.warning(
-            ledger.repo
+            ledger.repo()
                 + ": "
                 + Display.key(key)
                 + " was deleted on the server but is modified here; kept (an edit pushes it again)");
       }
     }
-    ledger.server.clear();
-    ledger.server.putAll(serverChecksums);
-    ledger.repositoryChecksum = repositoryChecksum;
-    ledger.lastPullAt = ledger.now();
+    if (version.isPresent()) {
+      ledger.versionIs(version.getAsLong(), repositoryChecksum);
+    } else {
+      ledger.serverHolds(serverChecksums, repositoryChecksum);
+    }
+    ledger.pulled();
     return new PullOutcome.Pulled(written, deleted, conflicts, refusedNow);
   }
 }

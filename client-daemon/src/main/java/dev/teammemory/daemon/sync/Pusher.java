@@ -9,10 +9,16 @@ import dev.teammemory.protocol.ErrorCodes;
 import dev.teammemory.protocol.ErrorEnvelope;
 import dev.teammemory.protocol.HashesView;
 import dev.teammemory.protocol.PutResponse;
+import dev.teammemory.protocol.client.MemoryStoreClient;
 import dev.teammemory.protocol.client.Response;
 import dev.teammemory.protocol.client.TeamMemoryClient;
+import dev.teammemory.protocol.store.MemoryPage;
+import dev.teammemory.protocol.store.StoredMemory;
 import dev.teammemory.secrets.Finding;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -37,6 +43,9 @@ final class Pusher {
   static final int MAX_PRECONDITION_RETRIES = 2;
   private static final int MAX_CAP_RETRIES = 2;
 
+  /** The Memory Stores API takes at most this much content; larger files go by team_memory. */
+  static final int MAX_MEMORY_BYTES = 102_400;
+
   private final String repo;
   private final TeamMemoryClient client;
   private final TeamFolder folder;
@@ -50,48 +59,42 @@ final class Pusher {
   }
 
   /**
-   * Pushes what changed. {@code afterBatch} runs after every acknowledged batch (the engine saves
-   * its state there), so a crash between batches resends nothing that the server acknowledged.
+   * Pushes what changed: plans from one scan ({@link PushPlanner}), reads and checks the changed
+   * files, sends them, then sends the deletes that are due. {@code afterBatch} runs after every
+   * acknowledged request (the engine saves its state there), so a crash between requests resends
+   * nothing that the server acknowledged.
    */
-  PushOutcome push(SyncLedger ledger, Runnable afterBatch) {
+  PushOutcome push(SyncLedger ledger, Duration deleteDelay, Runnable afterBatch) {
     LocalSnapshot snapshot;
+    boolean folderExists = Files.isDirectory(folder.root());
     try {
-      snapshot = folder.scan();
+      snapshot = folderExists ? folder.scan() : new LocalSnapshot(Map.of(), Map.of());
     } catch (IOException e) {
       return new PushOutcome.Rejected("could not read the team folder: " + e.getMessage());
     }
-    Map<String, SyncState.Skip> skipped = new TreeMap<>(snapshot.skipped());
+    PushPlan plan = PushPlanner.plan(snapshot, folderExists, ledger, ledger.now(), deleteDelay);
+    Map<String, SyncState.Skip> skips = new TreeMap<>(plan.skips());
     Map<String, String> delta = new TreeMap<>();
     Map<String, String> checksums = new HashMap<>();
-    for (LocalFile file : snapshot.files().values()) {
-      String key = file.key();
-      if (!changedHere(ledger, key, file.checksum())) {
-        continue;
-      }
+    for (String key : plan.changed()) {
       Optional<String> content;
       try {
         content = folder.read(key);
       } catch (IOException e) {
+        skips.put(
+            key, new SyncState.Skip(SkipReason.UNREADABLE, e.getClass().getSimpleName(), null));
         continue;
       }
       if (content.isEmpty()) {
-        continue;
+        continue; // deleted since the scan: the next scan sees it missing
       }
       String checksum = Checksums.ofContent(content.get());
-      if (!changedHere(ledger, key, checksum)) {
-        continue;
-      }
-      SyncState.Skip earlier = ledger.skipped.get(key);
-      if (earlier != null
-          && checksum.equals(earlier.checksum())
-          && earlier.reason() != SkipReason.OVER_CAP) {
-        // The server already refused exactly this content; an edit gets a new verdict.
-        skipped.put(key, earlier);
+      if (!ledger.changedHere(key, checksum)) {
         continue;
       }
       List<Finding> findings = secretsIn(key, content.get());
       if (!findings.isEmpty()) {
-        skipped.put(key, new SyncState.Skip(SkipReason.SECRET, ruleIds(findings), checksum));
+        skips.put(key, new SyncState.Skip(SkipReason.SECRET, ruleIds(findings), checksum));
         LOG.warning(
             repo
                 + ": not sending "
@@ -104,14 +107,294 @@ final class Pusher {
       delta.put(key, content.get());
       checksums.put(key, checksum);
     }
-    ledger.skipped = skipped;
+    ledger.skipsAre(skips);
+    noteMissing(ledger, plan);
     applyCap(ledger, delta, checksums);
-    ledger.pending.clear();
-    ledger.pending.addAll(delta.keySet());
-    if (delta.isEmpty()) {
+    ledger.pendingAre(delta.keySet());
+
+    PushOutcome sent =
+        delta.isEmpty()
+            ? new PushOutcome.NothingToPush()
+            : ledger.storeId().isPresent()
+                ? sendPerFile(ledger, ledger.storeId().get(), delta, checksums, afterBatch)
+                : send(ledger, delta, checksums, afterBatch);
+    if (!(sent instanceof PushOutcome.Pushed) && !(sent instanceof PushOutcome.NothingToPush)) {
+      return sent;
+    }
+    Optional<PushOutcome> failedDelete = deleteDue(ledger, plan.deletes(), afterBatch);
+    if (failedDelete.isPresent()) {
+      return failedDelete.get();
+    }
+    return sent;
+  }
+
+  /** Remembers which synced files are missing and whether deletes are held, and says so once. */
+  private void noteMissing(SyncLedger ledger, PushPlan plan) {
+    ledger.stillMissing(plan.missing());
+    plan.missing().forEach(ledger::missing);
+    if (plan.hold().isPresent()) {
+      boolean news = ledger.deleteHold().isEmpty();
+      if (!ledger.holdReleased()) {
+        ledger.hold(plan.hold().get(), List.copyOf(plan.missing()));
+      }
+      if (news) {
+        LOG.warning(
+            repo
+                + ": holding "
+                + plan.missing().size()
+                + " delete(s): "
+                + plan.hold().get()
+                + "; run `tmem team confirm-deletes` to delete them on the server");
+      }
+    } else if (plan.missing().isEmpty()) {
+      ledger.holdOver();
+    }
+  }
+
+  /** Sends the due deletes one by one; empty unless one failed in a way that stops the push. */
+  private Optional<PushOutcome> deleteDue(
+      SyncLedger ledger, List<PushPlan.Delete> deletes, Runnable afterDelete) {
+    for (PushPlan.Delete delete : deletes) {
+      Response<?> response =
+          ledger.storeId().isPresent() && ledger.memoryId(delete.key()).isPresent()
+              ? client
+                  .memoryStores()
+                  .delete(
+                      ledger.storeId().get(),
+                      ledger.memoryId(delete.key()).get(),
+                      StoredMemory.sha256Of(delete.expectedChecksum()))
+              : client.deleteExpecting(repo, delete.key(), delete.expectedChecksum());
+      switch (response) {
+        case Response.Ok<?> ok -> {
+          ledger.deleted(delete.key());
+          LOG.info(repo + ": deleted " + Display.key(delete.key()) + " on the server");
+        }
+        case Response.NotFound<?> gone -> ledger.deleted(delete.key());
+        case Response.Conflict<?> changed -> {
+          // A teammate changed it since we synced: their edit wins and the next pull brings it
+          // back.
+          ledger.notMissing(delete.key());
+          ledger.wantPull();
+          LOG.warning(
+              repo
+                  + ": not deleting "
+                  + Display.key(delete.key())
+                  + ": a teammate changed it on the server; fetching their version");
+        }
+        case Response.Unauthorized<?> unauthorized -> {
+          return Optional.of(new PushOutcome.NoAccess(Failures.unauthorized()));
+        }
+        case Response.TransportFailure<?> failure -> {
+          return Optional.of(new PushOutcome.Offline(failure.reason()));
+        }
+        case Response.Rejected<?> rejected -> {
+          if (rejected.status() == 403) {
+            return Optional.of(new PushOutcome.NoAccess(Failures.forbidden(repo, "write")));
+          }
+          ledger.notMissing(delete.key());
+          ledger.failed(
+              "the server refused to delete "
+                  + Display.key(delete.key())
+                  + ": "
+                  + Failures.describe(rejected.status(), rejected.error()));
+        }
+        case Response.NotModified<?> notModified ->
+            ledger.failed("the server answered a delete with 304");
+        case Response.TooManyEntries<?> tooMany ->
+            ledger.failed("the server answered a delete with 413");
+      }
+      ledger.wantPull();
+      afterDelete.run();
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Sends each file as its own request on the Memory Stores API: a create that must not find the
+   * path taken, or an update that must find the content last seen. A {@code 409} is a conflict on
+   * that file alone: the teammate's version is read, recorded, and replaced once more with ours (it
+   * stays in the server's history, as on {@code team_memory}). Files over the API's 102,400 bytes
+   * go as one {@code team_memory} PUT.
+   */
+  private PushOutcome sendPerFile(
+      SyncLedger ledger,
+      String storeId,
+      Map<String, String> delta,
+      Map<String, String> checksums,
+      Runnable afterEach) {
+    MemoryStoreClient store = client.memoryStores();
+    Map<String, String> large = new TreeMap<>();
+    List<String> conflicts = new ArrayList<>();
+    int sent = 0;
+    for (Map.Entry<String, String> file : delta.entrySet()) {
+      String key = file.getKey();
+      String content = file.getValue();
+      if (content.getBytes(StandardCharsets.UTF_8).length > MAX_MEMORY_BYTES) {
+        large.put(key, content);
+        continue;
+      }
+      FileResult result = sendOne(ledger, store, storeId, key, content, checksums.get(key));
+      switch (result) {
+        case FileResult.Written written -> {
+          sent++;
+          if (written.overTheirs()) {
+            conflicts.add(key);
+          }
+          afterEach.run();
+        }
+        case FileResult.Skipped skipped -> ledger.skipped(key, skipped.skip());
+        case FileResult.Stopped stopped -> {
+          return stopped.outcome();
+        }
+      }
+    }
+    if (!large.isEmpty()) {
+      PushOutcome viaTeamMemory = send(ledger, large, checksums, afterEach);
+      if (!(viaTeamMemory instanceof PushOutcome.Pushed pushed)) {
+        return sent == 0 ? viaTeamMemory : new PushOutcome.Pushed(sent, sent, conflicts);
+      }
+      sent += pushed.keys();
+      conflicts.addAll(pushed.conflicts());
+    }
+    if (sent == 0) {
       return new PushOutcome.NothingToPush();
     }
+    findTheirVersions(ledger, new TreeSet<>(delta.keySet()));
+    ledger.pushed();
+    return new PushOutcome.Pushed(sent, sent, conflicts);
+  }
 
+  /** What sending one file came to. */
+  private sealed interface FileResult {
+    /** On the server; {@code overTheirs} when a teammate's version was replaced (a conflict). */
+    record Written(boolean overTheirs) implements FileResult {}
+
+    /** Refused for this content (a secret, a bad path): not sent again until edited. */
+    record Skipped(SyncState.Skip skip) implements FileResult {}
+
+    /** The push stops (offline, no access); the outcome says why. */
+    record Stopped(PushOutcome outcome) implements FileResult {}
+  }
+
+  private FileResult sendOne(
+      SyncLedger ledger,
+      MemoryStoreClient store,
+      String storeId,
+      String key,
+      String content,
+      String checksum) {
+    Optional<String> id = ledger.memoryId(key);
+    Optional<String> lastSeen = ledger.serverChecksum(key);
+    Response<StoredMemory> response =
+        id.isPresent() && lastSeen.isPresent()
+            ? store.update(storeId, id.get(), content, StoredMemory.sha256Of(lastSeen.get()))
+            : store.create(storeId, key, content);
+    boolean overTheirs = false;
+    if (response instanceof Response.Conflict<StoredMemory>) {
+      // Someone wrote this file since we last saw it: read theirs, keep it in the record and the
+      // history, and write ours over it once.
+      Optional<StoredMemory> theirs = current(store, storeId, key, id);
+      if (theirs.isEmpty()) {
+        ledger.wantPull();
+        return new FileResult.Stopped(
+            new PushOutcome.Conflict(Display.key(key) + " changed on the server; retrying later"));
+      }
+      ledger.memoryIs(key, theirs.get().id());
+      ledger.serverHas(key, theirs.get().checksum());
+      if (theirs.get().checksum().equals(checksum)) {
+        ledger.acknowledged(key, checksum, checksum);
+        return new FileResult.Written(false);
+      }
+      if (!ledger.syncedChecksum(key).equals(Optional.of(theirs.get().checksum()))) {
+        ledger.conflict(key, theirs.get().checksum(), checksum);
+        overTheirs = true;
+      }
+      response = store.update(storeId, theirs.get().id(), content, theirs.get().contentSha256());
+    }
+    return switch (response) {
+      case Response.Ok<StoredMemory> ok -> {
+        ledger.memoryIs(key, ok.body().id());
+        ledger.acknowledged(key, checksum, ok.body().checksum());
+        yield new FileResult.Written(overTheirs);
+      }
+      case Response.Conflict<StoredMemory> again -> {
+        ledger.wantPull();
+        yield new FileResult.Stopped(
+            new PushOutcome.Conflict(
+                Display.key(key) + " kept changing on the server; retrying later"));
+      }
+      case Response.NotFound<StoredMemory> gone -> {
+        // The memory was deleted meanwhile: forget its id; the next push creates it.
+        ledger.serverLacks(key);
+        ledger.wantPull();
+        yield new FileResult.Stopped(
+            new PushOutcome.Conflict(Display.key(key) + " was deleted on the server meanwhile"));
+      }
+      case Response.Rejected<StoredMemory> rejected -> {
+        if (rejected.status() == 403) {
+          yield new FileResult.Stopped(new PushOutcome.NoAccess(Failures.forbidden(repo, "write")));
+        }
+        SkipReason reason =
+            rejected.status() == 400 && mentionsCredential(rejected)
+                ? SkipReason.SECRET
+                : SkipReason.REJECTED;
+        String detail = "the server refused it (" + rejected.status() + ")";
+        LOG.warning(repo + ": the server refused " + Display.key(key) + " (" + detail + ")");
+        yield new FileResult.Skipped(new SyncState.Skip(reason, detail, checksum));
+      }
+      case Response.Unauthorized<StoredMemory> unauthorized ->
+          new FileResult.Stopped(new PushOutcome.NoAccess(Failures.unauthorized()));
+      case Response.TransportFailure<StoredMemory> failure ->
+          new FileResult.Stopped(new PushOutcome.Offline(failure.reason()));
+      case Response.TooManyEntries<StoredMemory> tooMany -> {
+        ledger.learnedCap(tooMany.maxEntries());
+        yield new FileResult.Skipped(
+            new SyncState.Skip(
+                SkipReason.OVER_CAP,
+                "the server holds at most %,d entries".formatted(tooMany.maxEntries()),
+                checksum));
+      }
+      case Response.NotModified<StoredMemory> notModified ->
+          new FileResult.Stopped(new PushOutcome.Rejected("the server answered a write with 304"));
+    };
+  }
+
+  /** The memory at {@code key} as the server holds it now, by id or, for a create, by listing. */
+  private Optional<StoredMemory> current(
+      MemoryStoreClient store, String storeId, String key, Optional<String> id) {
+    if (id.isPresent() && store.get(storeId, id.get()) instanceof Response.Ok<StoredMemory> ok) {
+      return Optional.of(ok.body());
+    }
+    Optional<String> page = Optional.empty();
+    do {
+      if (!(store.list(storeId, page) instanceof Response.Ok<MemoryPage> listed)) {
+        return Optional.empty();
+      }
+      for (StoredMemory memory : listed.body().memories()) {
+        if (memory.key().equals(key)) {
+          return Optional.of(memory);
+        }
+      }
+      page = listed.body().next();
+    } while (page.isPresent());
+    return Optional.empty();
+  }
+
+  /** The API's secret refusal is a 400 whose message names a credential (MEMORY-STORES.md). */
+  private static boolean mentionsCredential(Response.Rejected<StoredMemory> rejected) {
+    return rejected
+        .error()
+        .map(error -> String.valueOf(error.error().message()))
+        .orElse("")
+        .contains("credential");
+  }
+
+  /** Sends {@code delta} as {@code team_memory} PUTs chained on the repository checksum. */
+  private PushOutcome send(
+      SyncLedger ledger,
+      Map<String, String> delta,
+      Map<String, String> checksums,
+      Runnable afterBatch) {
     int preconditionRetries = 0;
     int capRetries = 0;
     int pushedKeys = 0;
@@ -124,12 +407,15 @@ final class Pusher {
         Map<String, String> batch = new TreeMap<>(planned);
         while (!batch.isEmpty()) {
           Response<PutResponse> response =
-              client.put(repo, batch, Optional.of(ledger.repositoryChecksum));
+              client.put(repo, batch, Optional.of(ledger.repositoryChecksum()));
           switch (response) {
             case Response.Ok<PutResponse> ok -> {
-              acknowledge(ledger, batch, checksums, ok.body());
+              for (String key : batch.keySet()) {
+                String sent = checksums.get(key);
+                ledger.acknowledged(key, sent, ok.body().entryChecksums().getOrDefault(key, sent));
+              }
+              ledger.repositoryIs(ok.body().checksum());
               delta.keySet().removeAll(batch.keySet());
-              ledger.pending.removeAll(batch.keySet());
               pushedKeys += batch.size();
               pushed.addAll(batch.keySet());
               batchesSent++;
@@ -151,7 +437,7 @@ final class Pusher {
               continue attempt;
             }
             case Response.TooManyEntries<PutResponse> tooMany -> {
-              ledger.maxEntries = tooMany.maxEntries();
+              ledger.learnedCap(tooMany.maxEntries());
               LOG.warning(
                   repo + ": the server holds at most " + tooMany.maxEntries() + " entries (413)");
               if (capRetries++ == MAX_CAP_RETRIES) {
@@ -167,7 +453,7 @@ final class Pusher {
               if (dropReason.isPresent() && !named.isEmpty()) {
                 for (String key : named) {
                   String detail = detailFor(rejected, key);
-                  ledger.skipped.put(
+                  ledger.skipped(
                       key, new SyncState.Skip(dropReason.get(), detail, checksums.get(key)));
                   LOG.warning(
                       repo
@@ -178,7 +464,6 @@ final class Pusher {
                           + "); sending the rest");
                   batch.remove(key);
                   delta.remove(key);
-                  ledger.pending.remove(key);
                 }
                 continue;
               }
@@ -209,33 +494,8 @@ final class Pusher {
     if (pushedKeys == 0) {
       return new PushOutcome.NothingToPush();
     }
-    ledger.lastPushAt = ledger.now();
+    ledger.pushed();
     return new PushOutcome.Pushed(pushedKeys, batchesSent, List.copyOf(conflicts));
-  }
-
-  /** A local change: differs from what the server has and from what we last agreed on. */
-  private static boolean changedHere(SyncLedger ledger, String key, String checksum) {
-    if (checksum.equals(ledger.server.get(key)) || checksum.equals(ledger.synced.get(key))) {
-      return false;
-    }
-    SyncState.KeptDeletion kept = ledger.keptDeletions.get(key);
-    return kept == null || !kept.localChecksum().equals(checksum);
-  }
-
-  private static void acknowledge(
-      SyncLedger ledger,
-      Map<String, String> batch,
-      Map<String, String> checksums,
-      PutResponse body) {
-    for (String key : batch.keySet()) {
-      String sent = checksums.get(key);
-      String stored = body.entryChecksums().getOrDefault(key, sent);
-      ledger.server.put(key, stored);
-      ledger.synced.put(key, sent);
-      ledger.keptDeletions.remove(key);
-    }
-    ledger.repositoryChecksum = body.checksum();
-    ledger.blockedReason = null;
   }
 
   /** After a 412: learn what the server holds, note conflicts, drop what is already there. */
@@ -286,17 +546,14 @@ final class Pusher {
       String mine = checksums.get(key);
       if (mine.equals(theirs)) {
         delta.remove(key);
-        ledger.synced.put(key, mine);
-        ledger.pending.remove(key);
-      } else if (theirs != null && !theirs.equals(ledger.synced.get(key))) {
+        ledger.agreed(key, mine);
+      } else if (theirs != null && !theirs.equals(ledger.syncedChecksum(key).orElse(null))) {
         ledger.conflict(key, theirs, mine);
         conflicts.add(key);
       }
     }
-    ledger.server.clear();
-    ledger.server.putAll(now);
-    ledger.repositoryChecksum = repositoryChecksum;
-    ledger.pullWanted = true;
+    ledger.serverHolds(now, repositoryChecksum);
+    ledger.wantPull();
     return Optional.empty();
   }
 
@@ -306,21 +563,20 @@ final class Pusher {
    */
   private void applyCap(
       SyncLedger ledger, Map<String, String> delta, Map<String, String> checksums) {
-    if (ledger.maxEntries <= 0) {
+    if (ledger.maxEntries() <= 0) {
       return;
     }
     List<String> newKeys = new ArrayList<>(new TreeSet<>(delta.keySet()));
-    newKeys.removeIf(ledger.server::containsKey);
-    int room = Math.max(0, ledger.maxEntries - ledger.server.size());
+    newKeys.removeIf(ledger::serverHas);
+    int room = Math.max(0, ledger.maxEntries() - ledger.serverEntryCount());
     for (int i = room; i < newKeys.size(); i++) {
       String key = newKeys.get(i);
       delta.remove(key);
-      ledger.pending.remove(key);
-      ledger.skipped.put(
+      ledger.skipped(
           key,
           new SyncState.Skip(
               SkipReason.OVER_CAP,
-              "the server holds at most %,d entries".formatted(ledger.maxEntries),
+              "the server holds at most %,d entries".formatted(ledger.maxEntries()),
               checksums.get(key)));
     }
     if (newKeys.size() > room) {
@@ -329,35 +585,26 @@ final class Pusher {
               + ": "
               + (newKeys.size() - room)
               + " new file(s) do not sync: the server holds at most "
-              + ledger.maxEntries
+              + ledger.maxEntries()
               + " entries (see tmem status)");
     }
   }
 
   /** For conflicts, finds the teammate's version in the server's history, for the restore hint. */
   private void findTheirVersions(SyncLedger ledger, Set<String> pushed) {
-    for (SyncState.ConflictRecord conflict : List.copyOf(ledger.conflicts.values())) {
+    for (SyncState.ConflictRecord conflict : ledger.conflicts()) {
       if (conflict.theirVersion() != 0
           || conflict.savedCopy() != null
           || !pushed.contains(conflict.key())) {
         continue;
       }
-      if (!conflict.yourChecksum().equals(ledger.synced.get(conflict.key()))) {
+      if (!ledger.syncedChecksum(conflict.key()).orElse("").equals(conflict.yourChecksum())) {
         continue;
       }
       if (client.history(repo, conflict.key()) instanceof Response.Ok<EntryHistory> ok) {
         for (EntryHistory.Version version : ok.body().versions()) {
           if (version.checksum().equals(conflict.theirChecksum()) && !version.deleted()) {
-            ledger.conflicts.put(
-                conflict.key(),
-                new SyncState.ConflictRecord(
-                    conflict.key(),
-                    conflict.theirChecksum(),
-                    conflict.yourChecksum(),
-                    version.version(),
-                    version.author(),
-                    conflict.detectedAt(),
-                    null));
+            ledger.theirVersionFound(conflict.key(), version.version(), version.author());
             LOG.warning(
                 repo
                     + ": conflict on "

@@ -8,7 +8,8 @@ public enum SkipReason {
   SYMLINK("a symbolic link (links are never synced)"),
   NOT_A_FILE("not a regular file"),
   INVALID_NAME("its name is not a valid key"),
-  REJECTED("rejected by the server");
+  REJECTED("rejected by the server"),
+  UNREADABLE("could not be read");
 
   private final String words;
 

@@ -6,10 +6,14 @@ import dev.teammemory.daemon.files.AtomicFiles;
 import dev.teammemory.daemon.secrets.SecretGuard;
 import dev.teammemory.daemon.watch.DebouncedWatcher;
 import dev.teammemory.daemon.watch.TreeWatcher;
+import dev.teammemory.protocol.AuthConfig;
 import dev.teammemory.protocol.Checksums;
 import dev.teammemory.protocol.HashesView;
+import dev.teammemory.protocol.MemoryStoreLocation;
+import dev.teammemory.protocol.VersionChanges;
 import dev.teammemory.protocol.client.Response;
 import dev.teammemory.protocol.client.TeamMemoryClient;
+import dev.teammemory.protocol.store.StoreRef;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -79,6 +83,7 @@ public final class SyncEngine implements AutoCloseable {
   private TreeWatcher watcher;
   private Thread feed;
   private ScheduledFuture<?> retry;
+  private ScheduledFuture<?> deleteCheck;
 
   private SyncEngine(
       SyncTarget target,
@@ -187,7 +192,7 @@ public final class SyncEngine implements AutoCloseable {
             () -> {
               PullOutcome pulled = pull(false);
               PushOutcome pushed = push();
-              if (ledger.pullWanted) {
+              if (ledger.pullWanted()) {
                 pull(false);
               }
               return new SyncReport(pulled, pushed, state);
@@ -258,6 +263,7 @@ public final class SyncEngine implements AutoCloseable {
   // ---- on the sync thread -------------------------------------------------------------------
 
   private void startUp() {
+    learnStore();
     PullOutcome outcome = pull(false);
     switch (outcome) {
       case PullOutcome.Pulled pulled -> {
@@ -279,18 +285,38 @@ public final class SyncEngine implements AutoCloseable {
   }
 
   private void changed(Set<Path> paths) {
-    if (ledger.blockedReason != null) {
-      LOG.info(target.repo() + ": a file changed, trying again after: " + ledger.blockedReason);
-      ledger.blockedReason = null;
+    if (ledger.blockedReason().isPresent()) {
+      LOG.info(
+          target.repo() + ": a file changed, trying again after: " + ledger.blockedReason().get());
+      ledger.unblock();
       tokenWhenBlocked = Optional.empty();
     }
     push();
   }
 
   private PullOutcome pull(boolean onlyIfChanged) {
+    return pull(onlyIfChanged, Optional.empty());
+  }
+
+  /**
+   * A pull. With the Memory Stores API it follows the repository by version ({@code changes}, or
+   * the feed asked now without waiting); without it, or before the first version, it reads the
+   * whole repository ({@code onlyIfChanged}: unless it still has the checksum we know).
+   */
+  private PullOutcome pull(boolean onlyIfChanged, Optional<VersionChanges> changes) {
     PullOutcome outcome;
     try {
-      outcome = puller.pull(ledger, onlyIfChanged);
+      if (ledger.storeId().isEmpty()) {
+        outcome = puller.pull(ledger, onlyIfChanged);
+      } else if (ledger.version() == 0) {
+        outcome = puller.pullWhole(ledger);
+      } else {
+        Optional<VersionChanges> known = changes.isPresent() ? changes : changesNow();
+        outcome =
+            known.isPresent()
+                ? puller.pullChanges(ledger, known.get())
+                : new PullOutcome.Unchanged();
+      }
     } catch (RuntimeException e) {
       LOG.log(Level.SEVERE, target.repo() + ": the pull failed unexpectedly: " + e, e);
       outcome = new PullOutcome.Failed("unexpected " + e.getClass().getSimpleName());
@@ -319,7 +345,7 @@ public final class SyncEngine implements AutoCloseable {
                   + ": refused the server's key "
                   + Display.key(key)
                   + ": "
-                  + ledger.refused.get(key));
+                  + ledger.refusal(key).orElse(""));
         }
       }
       case PullOutcome.Unchanged unchanged -> {}
@@ -328,16 +354,20 @@ public final class SyncEngine implements AutoCloseable {
       case PullOutcome.NoAccess noAccess -> block(noAccess.reason());
       case PullOutcome.Failed failed -> ledger.failed(failed.reason());
     }
-    ledger.pullWanted = false;
+    ledger.pullDone();
     save();
     return outcome;
   }
 
   private PushOutcome push() {
     cancelRetry();
+    if (DeleteConfirmation.take(target.stateDir()) && ledger.deleteHold().isPresent()) {
+      LOG.info(target.repo() + ": deletes confirmed; sending the held deletes");
+      ledger.releaseHold();
+    }
     PushOutcome outcome;
     try {
-      outcome = pusher.push(ledger, this::save);
+      outcome = pusher.push(ledger, settings.deleteDelay(), this::save);
     } catch (RuntimeException e) {
       LOG.log(Level.SEVERE, target.repo() + ": the push failed unexpectedly: " + e, e);
       outcome = new PushOutcome.Rejected("unexpected " + e.getClass().getSimpleName());
@@ -366,10 +396,15 @@ public final class SyncEngine implements AutoCloseable {
                 + " to push: "
                 + offline.reason()
                 + " (retrying, "
-                + ledger.pending.size()
+                + ledger.pendingCount()
                 + " change(s) pending)");
         LOG.warning(
-            target.repo() + ": " + ledger.lastError + "; next try in " + delay.toMillis() + " ms");
+            target.repo()
+                + ": "
+                + ledger.lastError().orElse("")
+                + "; next try in "
+                + delay.toMillis()
+                + " ms");
         scheduleRetry(delay, this::push);
       }
       case PushOutcome.Rejected rejected -> {
@@ -379,18 +414,18 @@ public final class SyncEngine implements AutoCloseable {
       case PushOutcome.NoAccess noAccess -> block(noAccess.reason());
     }
     save();
-    if (ledger.pullWanted && !closed) {
+    if (ledger.pullWanted() && !closed) {
       pull(false);
     }
+    scheduleDeleteCheck();
     return outcome;
   }
 
   private void block(String reason) {
-    ledger.failed(reason);
-    if (!reason.equals(ledger.blockedReason)) {
+    if (!ledger.blockedReason().equals(Optional.of(reason))) {
       LOG.warning(target.repo() + ": pushing stopped until you act: " + reason);
     }
-    ledger.blockedReason = reason;
+    ledger.block(reason);
     tokenWhenBlocked = Optional.of(fingerprint(tokens.token()));
   }
 
@@ -407,6 +442,72 @@ public final class SyncEngine implements AutoCloseable {
     retry = worker.schedule(task, delay.toMillis(), TimeUnit.MILLISECONDS);
   }
 
+  /**
+   * Missing files are deleted on a second scan at least the delete delay later, and a held delete
+   * waits for the confirmation file; either way the sync thread looks again without a file event.
+   */
+  private void scheduleDeleteCheck() {
+    if (closed || feed == null || state.missingSince().isEmpty()) {
+      return;
+    }
+    if (deleteCheck != null && !deleteCheck.isDone()) {
+      return;
+    }
+    Duration delay =
+        state.heldDeletes().isPresent() && !state.heldDeletes().get().released()
+            ? settings.pollInterval()
+            : settings.deleteDelay();
+    deleteCheck =
+        worker.schedule(
+            () -> {
+              deleteCheck = null;
+              push();
+            },
+            Math.max(1, delay.toMillis()),
+            TimeUnit.MILLISECONDS);
+  }
+
+  /** The keys written after the ledger's version, asked without waiting; empty if none. */
+  private Optional<VersionChanges> changesNow() {
+    return client.changesAfter(target.repo(), ledger.version(), Duration.ZERO)
+            instanceof Response.Ok<VersionChanges> ok
+        ? Optional.of(ok.body())
+        : Optional.empty();
+  }
+
+  /**
+   * Decides the transport: when the server serves the Memory Stores API, the repository's store,
+   * created if it has none yet (which needs push access; a reader keeps {@code team_memory}). Files
+   * then sync one by one.
+   */
+  private void learnStore() {
+    // A server that offers GitHub login says whether it serves the API; one with static tokens
+    // only answers 404 here, and the store lookup below decides.
+    if (client.authConfig() instanceof Response.Ok<AuthConfig> config
+        && config.body().memoryStoresPath().isEmpty()) {
+      ledger.storeIs(Optional.empty());
+      return;
+    }
+    switch (client.memoryStore(target.repo())) {
+      case Response.Ok<MemoryStoreLocation> ok -> ledger.storeIs(Optional.of(ok.body().path()));
+      case Response.NotFound<MemoryStoreLocation> none -> {
+        if (client.memoryStores().createStore(target.repo())
+            instanceof Response.Ok<StoreRef> made) {
+          ledger.storeIs(Optional.of("/v1/memory_stores/" + made.body().id()));
+        } else {
+          ledger.storeIs(Optional.empty());
+        }
+      }
+      default -> {
+        // Unknown for now (offline, no access): keep what we knew.
+      }
+    }
+    ledger
+        .storeId()
+        .ifPresent(
+            id -> LOG.info(target.repo() + ": syncing file by file through memory store " + id));
+  }
+
   private void cancelRetry() {
     if (retry != null) {
       retry.cancel(false);
@@ -418,6 +519,10 @@ public final class SyncEngine implements AutoCloseable {
 
   private void followChanges() {
     while (!closed) {
+      if (state.memoryStore().isPresent() && state.memoryStore().get().version() > 0) {
+        followVersions();
+        continue;
+      }
       String since = state.repositoryChecksum();
       Response<HashesView> response;
       try {
@@ -458,6 +563,41 @@ public final class SyncEngine implements AutoCloseable {
     }
   }
 
+  /** One wait on the change feed by version, and a pull of what it names. */
+  private void followVersions() {
+    long after = state.memoryStore().orElseThrow().version();
+    Response<VersionChanges> response;
+    try {
+      response = client.changesAfter(target.repo(), after, settings.feedWait());
+    } catch (RuntimeException e) {
+      response =
+          new Response.TransportFailure<>(
+              e.getClass().getSimpleName(), java.util.OptionalInt.empty());
+    }
+    if (closed) {
+      return;
+    }
+    unblockIfTheTokenChanged();
+    switch (response) {
+      case Response.Ok<VersionChanges> ok -> {
+        feedBackoff.reset();
+        onWorker(
+            () -> {
+              if (startedUp && pull(true, Optional.of(ok.body())) instanceof PullOutcome.Pulled) {
+                push();
+              }
+              return null;
+            });
+        if (state.memoryStore().map(SyncState.StoreSync::version).orElse(0L) == after) {
+          pause(feedBackoff.next());
+        }
+      }
+      case Response.NotModified<VersionChanges> notModified -> feedBackoff.reset();
+      case Response.TransportFailure<VersionChanges> failure -> pause(feedBackoff.next());
+      default -> pause(settings.backoffMax());
+    }
+  }
+
   /** A server without the change feed: a conditional GET now and then instead. */
   private void pollInstead() {
     onWorker(() -> startedUp ? pullAndPush(true) : null);
@@ -478,7 +618,7 @@ public final class SyncEngine implements AutoCloseable {
       onWorker(
           () -> {
             LOG.info(target.repo() + ": the token changed; trying again");
-            ledger.blockedReason = null;
+            ledger.unblock();
             if (startedUp) {
               push();
             } else {

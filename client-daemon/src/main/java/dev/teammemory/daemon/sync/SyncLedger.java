@@ -5,16 +5,21 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
- * The engine's working copy of {@link SyncState}. Only the project's sync thread touches it; every
- * change is saved as a new immutable {@link SyncState}.
+ * The engine's working copy of {@link SyncState}: what this daemon knows of the server and of the
+ * last agreement per key. Only the project's sync thread touches it; every change goes through a
+ * method named for what happened, and is saved as a new immutable {@link SyncState}.
  */
 final class SyncLedger {
 
@@ -22,26 +27,31 @@ final class SyncLedger {
   static final Duration CONFLICT_RETENTION = Duration.ofDays(7);
 
   private final Clock clock;
-  final String serverUrl;
-  final String repo;
-  final String teamDir;
-  String repositoryChecksum;
-  final Map<String, String> server;
-  final Map<String, String> synced;
-  int maxEntries;
-  final TreeSet<String> pending;
-  Map<String, SyncState.Skip> skipped;
-  final Map<String, SyncState.ConflictRecord> conflicts;
-  final Map<String, SyncState.KeptDeletion> keptDeletions;
-  final Map<String, String> refused;
-  String lastPullAt;
-  String lastPushAt;
-  String lastError;
-  String lastErrorAt;
-  String blockedReason;
+  private final String serverUrl;
+  private final String repo;
+  private final String teamDir;
+  private String repositoryChecksum;
+  private final Map<String, String> server;
+  private final Map<String, String> synced;
+  private int maxEntries;
+  private final TreeSet<String> pending;
+  private final Map<String, SyncState.Skip> skipped;
+  private final Map<String, SyncState.ConflictRecord> conflicts;
+  private final Map<String, SyncState.KeptDeletion> keptDeletions;
+  private final Map<String, String> refused;
+  private final Map<String, Instant> missingSince;
+  private SyncState.DeleteHold deleteHold;
+  private Instant lastPullAt;
+  private Instant lastPushAt;
+  private String lastError;
+  private Instant lastErrorAt;
+  private String blockedReason;
+  private String storePath;
+  private long version;
+  private final Map<String, String> memoryIds = new TreeMap<>();
 
   /** Set when a push learned that the server changed keys we do not have yet (not persisted). */
-  boolean pullWanted;
+  private boolean pullWanted;
 
   SyncLedger(SyncState state, Clock clock) {
     this.clock = clock;
@@ -58,21 +68,316 @@ final class SyncLedger {
     state.conflicts().forEach(conflict -> conflicts.put(conflict.key(), conflict));
     keptDeletions = new TreeMap<>(state.keptDeletions());
     refused = new TreeMap<>(state.refusedKeys());
-    lastPullAt = state.lastPullAt();
-    lastPushAt = state.lastPushAt();
+    missingSince = new TreeMap<>();
+    state.missingSince().forEach((key, at) -> missingSince.put(key, Instant.parse(at)));
+    deleteHold = state.deleteHold();
+    lastPullAt = instant(state.lastPullAt());
+    lastPushAt = instant(state.lastPushAt());
     lastError = state.lastError();
-    lastErrorAt = state.lastErrorAt();
+    lastErrorAt = instant(state.lastErrorAt());
     blockedReason = state.blockedReason();
+    state
+        .memoryStore()
+        .ifPresent(
+            store -> {
+              storePath = store.path();
+              version = store.version();
+              memoryIds.putAll(store.memoryIds());
+            });
   }
 
-  String now() {
+  // ---- reading ------------------------------------------------------------------------------
+
+  String repo() {
+    return repo;
+  }
+
+  Instant now() {
+    return clock.instant();
+  }
+
+  String nowText() {
     return Timestamps.format(clock.instant());
   }
 
-  void failed(String words) {
-    lastError = words;
-    lastErrorAt = now();
+  String repositoryChecksum() {
+    return repositoryChecksum;
   }
+
+  Optional<String> serverChecksum(String key) {
+    return Optional.ofNullable(server.get(key));
+  }
+
+  Optional<String> syncedChecksum(String key) {
+    return Optional.ofNullable(synced.get(key));
+  }
+
+  /** The keys this daemon and the server last agreed on, with that checksum. */
+  Map<String, String> syncedChecksums() {
+    return Collections.unmodifiableMap(synced);
+  }
+
+  boolean serverHas(String key) {
+    return server.containsKey(key);
+  }
+
+  int serverEntryCount() {
+    return server.size();
+  }
+
+  int maxEntries() {
+    return maxEntries;
+  }
+
+  Optional<SyncState.Skip> skip(String key) {
+    return Optional.ofNullable(skipped.get(key));
+  }
+
+  Optional<SyncState.KeptDeletion> keptDeletion(String key) {
+    return Optional.ofNullable(keptDeletions.get(key));
+  }
+
+  Optional<String> refusal(String key) {
+    return Optional.ofNullable(refused.get(key));
+  }
+
+  int pendingCount() {
+    return pending.size();
+  }
+
+  Optional<Instant> missingSince(String key) {
+    return Optional.ofNullable(missingSince.get(key));
+  }
+
+  Optional<SyncState.DeleteHold> deleteHold() {
+    return Optional.ofNullable(deleteHold);
+  }
+
+  Optional<String> blockedReason() {
+    return Optional.ofNullable(blockedReason);
+  }
+
+  Optional<String> lastError() {
+    return Optional.ofNullable(lastError);
+  }
+
+  boolean pullWanted() {
+    return pullWanted;
+  }
+
+  /**
+   * A local change: differs from what the server has and from what we last agreed on, and is not
+   * the copy we kept of a key deleted on the server.
+   */
+  boolean changedHere(String key, String checksum) {
+    if (checksum.equals(server.get(key)) || checksum.equals(synced.get(key))) {
+      return false;
+    }
+    SyncState.KeptDeletion kept = keptDeletions.get(key);
+    return kept == null || !kept.localChecksum().equals(checksum);
+  }
+
+  // ---- what a push learned ------------------------------------------------------------------
+
+  /** This scan's verdicts: files that do not sync, and why. */
+  void skipsAre(Map<String, SyncState.Skip> skips) {
+    skipped.clear();
+    skipped.putAll(skips);
+  }
+
+  void skipped(String key, SyncState.Skip skip) {
+    skipped.put(key, skip);
+    pending.remove(key);
+  }
+
+  void pendingAre(Collection<String> keys) {
+    pending.clear();
+    pending.addAll(keys);
+  }
+
+  /** The server stored {@code sent} for the key (it answered with {@code stored}). */
+  void acknowledged(String key, String sent, String stored) {
+    server.put(key, stored);
+    synced.put(key, sent);
+    keptDeletions.remove(key);
+    pending.remove(key);
+    missingSince.remove(key);
+  }
+
+  /** An acknowledged repository-wide write: the next {@code If-Match} is its checksum. */
+  void repositoryIs(String checksum) {
+    repositoryChecksum = checksum;
+    blockedReason = null;
+  }
+
+  void pushed() {
+    lastPushAt = now();
+  }
+
+  void learnedCap(int maxEntries) {
+    this.maxEntries = maxEntries;
+  }
+
+  /** The local file and the server hold the same content. */
+  void agreed(String key, String checksum) {
+    synced.put(key, checksum);
+    pending.remove(key);
+    missingSince.remove(key);
+  }
+
+  /** What a probe or a full read says the server holds, whole. */
+  void serverHolds(Map<String, String> checksums, String repositoryChecksum) {
+    server.clear();
+    server.putAll(checksums);
+    this.repositoryChecksum = repositoryChecksum;
+  }
+
+  void wantPull() {
+    pullWanted = true;
+  }
+
+  void pullDone() {
+    pullWanted = false;
+  }
+
+  // ---- deletes ------------------------------------------------------------------------------
+
+  /** A synced file is not in the folder; remembers when that was first seen. */
+  Instant missing(String key) {
+    return missingSince.computeIfAbsent(key, ignored -> now());
+  }
+
+  /** The key is back, or is no longer ours to delete. */
+  void notMissing(String key) {
+    missingSince.remove(key);
+  }
+
+  /** Forgets every missing key that is not in {@code stillMissing}. */
+  void stillMissing(Set<String> keys) {
+    missingSince.keySet().retainAll(keys);
+    if (missingSince.isEmpty()) {
+      deleteHold = null;
+    }
+  }
+
+  /** The server deleted the key at our request (or it was already gone). */
+  void deleted(String key) {
+    server.remove(key);
+    synced.remove(key);
+    memoryIds.remove(key);
+    missingSince.remove(key);
+    pending.remove(key);
+    if (missingSince.isEmpty()) {
+      deleteHold = null;
+    }
+  }
+
+  void hold(String reason, List<String> keys) {
+    if (deleteHold == null || deleteHold.released()) {
+      deleteHold = new SyncState.DeleteHold(reason, keys, nowText(), false);
+    } else {
+      deleteHold = new SyncState.DeleteHold(reason, keys, deleteHold.since(), false);
+    }
+  }
+
+  /** {@code tmem team confirm-deletes}: the held deletes may go. */
+  void releaseHold() {
+    if (deleteHold != null) {
+      deleteHold =
+          new SyncState.DeleteHold(
+              deleteHold.reason(), deleteHold.keys(), deleteHold.since(), true);
+    }
+  }
+
+  boolean holdReleased() {
+    return deleteHold != null && deleteHold.released();
+  }
+
+  void holdOver() {
+    deleteHold = null;
+  }
+
+  // ---- what a pull learned ------------------------------------------------------------------
+
+  /** Forgets the agreed checksum of a key the server deleted; returns it. */
+  Optional<String> forgetSynced(String key) {
+    return Optional.ofNullable(synced.remove(key));
+  }
+
+  void refusalsCleared() {
+    refused.clear();
+  }
+
+  void refused(String key, String why) {
+    refused.put(key, why);
+  }
+
+  void keptDeletion(String key, SyncState.KeptDeletion kept) {
+    keptDeletions.put(key, kept);
+  }
+
+  void keptDeletionOver(String key) {
+    keptDeletions.remove(key);
+  }
+
+  void pulled() {
+    lastPullAt = now();
+  }
+
+  /**
+   * Where the repository's memory store is, or empty when the server has none: files then sync
+   * through {@code team_memory}. A different store forgets the memory ids of the old one.
+   */
+  void storeIs(Optional<String> path) {
+    if (!path.equals(Optional.ofNullable(storePath))) {
+      memoryIds.clear();
+      version = 0;
+    }
+    storePath = path.orElse(null);
+  }
+
+  /** The store's id while files sync one by one. */
+  Optional<String> storeId() {
+    return Optional.ofNullable(storePath).map(path -> path.substring(path.lastIndexOf('/') + 1));
+  }
+
+  Optional<String> memoryId(String key) {
+    return Optional.ofNullable(memoryIds.get(key));
+  }
+
+  void memoryIs(String key, String id) {
+    memoryIds.put(key, id);
+  }
+
+  /** Every memory id at once, from a listing of the whole store. */
+  void memoryIdsAre(Map<String, String> ids) {
+    memoryIds.clear();
+    memoryIds.putAll(ids);
+  }
+
+  /** The repository version the ledger has seen: the next {@code after_version}. */
+  long version() {
+    return version;
+  }
+
+  /** The repository reached {@code version} with {@code checksum} and the ledger saw all of it. */
+  void versionIs(long version, String checksum) {
+    this.version = version;
+    this.repositoryChecksum = checksum;
+  }
+
+  /** A single key's server checksum, from the change feed or a per-file write. */
+  void serverHas(String key, String checksum) {
+    server.put(key, checksum);
+  }
+
+  /** The key is gone from the server. */
+  void serverLacks(String key) {
+    server.remove(key);
+    memoryIds.remove(key);
+  }
+
+  // ---- conflicts and failures ---------------------------------------------------------------
 
   void conflict(String key, String theirChecksum, String yourChecksum) {
     SyncState.ConflictRecord existing = conflicts.get(key);
@@ -81,7 +386,8 @@ final class SyncLedger {
     }
     conflicts.remove(key);
     conflicts.put(
-        key, new SyncState.ConflictRecord(key, theirChecksum, yourChecksum, 0, null, now(), null));
+        key,
+        new SyncState.ConflictRecord(key, theirChecksum, yourChecksum, 0, null, nowText(), null));
   }
 
   /** The server's version replaced a local file that never synced; the local one was saved. */
@@ -89,7 +395,43 @@ final class SyncLedger {
     conflicts.remove(key);
     conflicts.put(
         key,
-        new SyncState.ConflictRecord(key, theirChecksum, yourChecksum, 0, null, now(), savedCopy));
+        new SyncState.ConflictRecord(
+            key, theirChecksum, yourChecksum, 0, null, nowText(), savedCopy));
+  }
+
+  List<SyncState.ConflictRecord> conflicts() {
+    return List.copyOf(conflicts.values());
+  }
+
+  /** The teammate's side of a conflict was found in the server's history. */
+  void theirVersionFound(String key, long version, String author) {
+    SyncState.ConflictRecord conflict = conflicts.get(key);
+    if (conflict != null) {
+      conflicts.put(
+          key,
+          new SyncState.ConflictRecord(
+              key,
+              conflict.theirChecksum(),
+              conflict.yourChecksum(),
+              version,
+              author,
+              conflict.detectedAt(),
+              conflict.savedCopy()));
+    }
+  }
+
+  void failed(String words) {
+    lastError = words;
+    lastErrorAt = now();
+  }
+
+  void block(String reason) {
+    failed(reason);
+    blockedReason = reason;
+  }
+
+  void unblock() {
+    blockedReason = null;
   }
 
   SyncState toState() {
@@ -100,6 +442,8 @@ final class SyncLedger {
         recent.add(conflict);
       }
     }
+    Map<String, String> missing = new TreeMap<>();
+    missingSince.forEach((key, at) -> missing.put(key, Timestamps.format(at)));
     return new SyncState(
         serverUrl,
         repo,
@@ -113,10 +457,21 @@ final class SyncLedger {
         recent,
         keptDeletions,
         refused,
-        lastPullAt,
-        lastPushAt,
+        text(lastPullAt),
+        text(lastPushAt),
         lastError,
-        lastErrorAt,
-        blockedReason);
+        text(lastErrorAt),
+        blockedReason,
+        missing,
+        deleteHold,
+        storePath == null ? null : new SyncState.StoreSync(storePath, version, memoryIds));
+  }
+
+  private static Instant instant(String text) {
+    return text == null ? null : Instant.parse(text);
+  }
+
+  private static String text(Instant instant) {
+    return instant == null ? null : Timestamps.format(instant);
   }
 }

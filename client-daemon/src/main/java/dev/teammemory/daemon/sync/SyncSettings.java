@@ -15,6 +15,8 @@ import java.time.Duration;
  * @param pollInterval how often to poll with {@code If-None-Match} when the server has no change
  *     feed (5 s)
  * @param shutdownFlush how long the flush at shutdown may take (20 s)
+ * @param deleteDelay a synced file must be missing on two scans at least this far apart before its
+ *     delete goes to the server (30 s), so a file rewritten by delete-and-create is not lost
  */
 public record SyncSettings(
     Duration quietPeriod,
@@ -22,7 +24,8 @@ public record SyncSettings(
     Duration backoffMax,
     Duration feedWait,
     Duration pollInterval,
-    Duration shutdownFlush) {
+    Duration shutdownFlush,
+    Duration deleteDelay) {
 
   public SyncSettings {
     requireNonNull(quietPeriod, "quietPeriod is null");
@@ -31,6 +34,7 @@ public record SyncSettings(
     requireNonNull(feedWait, "feedWait is null");
     requireNonNull(pollInterval, "pollInterval is null");
     requireNonNull(shutdownFlush, "shutdownFlush is null");
+    requireNonNull(deleteDelay, "deleteDelay is null");
   }
 
   public static SyncSettings defaults() {
@@ -40,25 +44,56 @@ public record SyncSettings(
         Duration.ofSeconds(32),
         Duration.ofSeconds(30),
         Duration.ofSeconds(5),
-        Duration.ofSeconds(20));
+        Duration.ofSeconds(20),
+        Duration.ofSeconds(30));
   }
 
   public SyncSettings withQuietPeriod(Duration quietPeriod) {
     return new SyncSettings(
-        quietPeriod, backoffInitial, backoffMax, feedWait, pollInterval, shutdownFlush);
+        quietPeriod,
+        backoffInitial,
+        backoffMax,
+        feedWait,
+        pollInterval,
+        shutdownFlush,
+        deleteDelay);
   }
 
   public SyncSettings withBackoff(Duration initial, Duration max) {
-    return new SyncSettings(quietPeriod, initial, max, feedWait, pollInterval, shutdownFlush);
+    return new SyncSettings(
+        quietPeriod, initial, max, feedWait, pollInterval, shutdownFlush, deleteDelay);
   }
 
   public SyncSettings withPollInterval(Duration pollInterval) {
     return new SyncSettings(
-        quietPeriod, backoffInitial, backoffMax, feedWait, pollInterval, shutdownFlush);
+        quietPeriod,
+        backoffInitial,
+        backoffMax,
+        feedWait,
+        pollInterval,
+        shutdownFlush,
+        deleteDelay);
   }
 
   public SyncSettings withFeedWait(Duration feedWait) {
     return new SyncSettings(
-        quietPeriod, backoffInitial, backoffMax, feedWait, pollInterval, shutdownFlush);
+        quietPeriod,
+        backoffInitial,
+        backoffMax,
+        feedWait,
+        pollInterval,
+        shutdownFlush,
+        deleteDelay);
+  }
+
+  public SyncSettings withDeleteDelay(Duration deleteDelay) {
+    return new SyncSettings(
+        quietPeriod,
+        backoffInitial,
+        backoffMax,
+        feedWait,
+        pollInterval,
+        shutdownFlush,
+        deleteDelay);
   }
 }

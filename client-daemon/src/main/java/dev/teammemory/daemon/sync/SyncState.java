@@ -29,6 +29,12 @@ import java.util.TreeMap;
  * @param lastError the last failure in words, or null after a success
  * @param lastErrorAt when {@code lastError} happened, or null
  * @param blockedReason set when pushing stopped until the user acts (401, 403, 404), or null
+ * @param missingSince synced files missing from the folder, and when a scan first saw them missing
+ *     (a delete goes out only when a second scan at least the delete delay later still misses it)
+ * @param deleteHold set while deletes are held (the folder vanished or too many files went at
+ *     once), or null
+ * @param store the repository's memory store when the server serves the Memory Stores API (files
+ *     then sync one by one), or null
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record SyncState(
@@ -48,7 +54,10 @@ public record SyncState(
     String lastPushAt,
     String lastError,
     String lastErrorAt,
-    String blockedReason) {
+    String blockedReason,
+    Map<String, String> missingSince,
+    DeleteHold deleteHold,
+    StoreSync store) {
 
   public SyncState {
     requireNonNull(serverUrl, "serverUrl is null");
@@ -65,6 +74,8 @@ public record SyncState(
     conflicts = conflicts == null ? List.of() : List.copyOf(conflicts);
     keptDeletions = sorted(keptDeletions);
     refusedKeys = sorted(refusedKeys);
+    // A state written before per-file sync has neither: nothing missing, nothing held.
+    missingSince = sorted(missingSince);
   }
 
   /** The state of a project that never synced. */
@@ -86,6 +97,9 @@ public record SyncState(
         null,
         null,
         null,
+        null,
+        Map.of(),
+        null,
         null);
   }
 
@@ -103,6 +117,14 @@ public record SyncState(
 
   public Optional<String> blocked() {
     return Optional.ofNullable(blockedReason);
+  }
+
+  public Optional<DeleteHold> heldDeletes() {
+    return Optional.ofNullable(deleteHold);
+  }
+
+  public Optional<StoreSync> memoryStore() {
+    return Optional.ofNullable(store);
   }
 
   private static <V> Map<String, V> sorted(Map<String, V> map) {
@@ -153,6 +175,37 @@ public record SyncState(
       requireNonNull(deletedChecksum, "deletedChecksum is null");
       requireNonNull(localChecksum, "localChecksum is null");
       requireNonNull(at, "at is null");
+    }
+  }
+
+  /**
+   * Deletes are held: {@code reason} says why in words, {@code keys} are the files that vanished;
+   * {@code released} once the user ran {@code tmem team confirm-deletes}.
+   */
+  public record DeleteHold(String reason, List<String> keys, String since, boolean released) {
+    public DeleteHold {
+      requireNonNull(reason, "reason is null");
+      requireNonNull(since, "since is null");
+      keys = keys == null ? List.of() : List.copyOf(keys);
+    }
+  }
+
+  /**
+   * Per-file sync through the Memory Stores API: where the store is, the repository version the
+   * ledger has seen (the next {@code after_version}), and the memory id of every key.
+   */
+  public record StoreSync(String path, long version, Map<String, String> memoryIds) {
+    public StoreSync {
+      requireNonNull(path, "path is null");
+      if (version < 0) {
+        throw new IllegalArgumentException("version is negative: " + version);
+      }
+      memoryIds = sorted(memoryIds);
+    }
+
+    /** The store id: the last segment of its path. */
+    public String id() {
+      return path.substring(path.lastIndexOf('/') + 1);
     }
   }
 }

@@ -113,6 +113,8 @@ public final class TeamFolder {
                 }
               } catch (NoSuchFileException vanished) {
                 // Deleted while we looked: not there.
+              } catch (IOException unreadable) {
+                skipped.put(key, unreadable(unreadable));
               }
             }
             return FileVisitResult.CONTINUE;
@@ -120,10 +122,18 @@ public final class TeamFolder {
 
           @Override
           public FileVisitResult visitFileFailed(Path file, IOException failure) {
+            if (!file.equals(root) && !(failure instanceof NoSuchFileException)) {
+              // Shown in `tmem status`: a file that cannot be read must not look synced.
+              skipped.put(keyOf(file), unreadable(failure));
+            }
             return FileVisitResult.CONTINUE;
           }
         });
     return new LocalSnapshot(files, skipped);
+  }
+
+  private static SyncState.Skip unreadable(IOException failure) {
+    return new SyncState.Skip(SkipReason.UNREADABLE, failure.getClass().getSimpleName(), null);
   }
 
   static SyncState.Skip tooLarge(long bytes) {

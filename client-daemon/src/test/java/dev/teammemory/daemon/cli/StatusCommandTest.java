@@ -56,7 +56,17 @@ class StatusCommandTest {
             "2026-11-21T10:15:32.000Z",
             "cannot reach https://tm.example.com to push: connection refused (retrying, 1 change(s) pending)",
             "2026-11-21T10:20:00.000Z",
-            null);
+            null,
+            Map.of(
+                "gone.md", "2026-11-21T10:19:00.000Z",
+                "a.md", "2026-11-21T10:19:30.000Z",
+                "b.md", "2026-11-21T10:19:30.000Z"),
+            new SyncState.DeleteHold(
+                "the team folder is empty",
+                List.of("a.md", "b.md"),
+                "2026-11-21T10:19:30.000Z",
+                false),
+            new SyncState.StoreSync("/v1/memory_stores/memstore_01", 12, Map.of("a.md", "mem_a")));
 
     String text =
         StatusCommand.text(
@@ -68,6 +78,7 @@ class StatusCommandTest {
                 + team
                 + "\n"
                 + "  server:     https://tm.example.com\n"
+                + "  store:      /v1/memory_stores/memstore_01\n"
                 + "  daemon:     not running\n"
                 + "  last pull:  2026-11-21T10:15:30.123Z\n"
                 + "  last push:  2026-11-21T10:15:32.000Z\n"
@@ -80,6 +91,11 @@ class StatusCommandTest {
                 + " replaced bob's version 7, which stays in the server's history; to get theirs back:"
                 + " tmem team restore decisions.md --version 7 --repo acme/widgets\n"
                 + "  refused:    the server's key ../x — key has an empty, '.' or '..' path segment\n"
+                + "  deleting:   gone.md — missing here since 2026-11-21T10:19:00.000Z; deleted on the"
+                + " server if still missing at the next scan\n"
+                + "  held:       2 delete(s) since 2026-11-21T10:19:30.000Z — the team folder is empty:"
+                + " a.md, b.md; put the files back, or run `tmem team confirm-deletes` to delete them"
+                + " on the server\n"
                 + "  last error: cannot reach https://tm.example.com to push: connection refused (retrying, 1"
                 + " change(s) pending) (2026-11-21T10:20:00.000Z)\n");
   }

@@ -129,7 +129,9 @@ class DaemonProcessIT {
       Files.writeString(team.resolve(key), content);
       expected.put(key, content);
     }
-    try (RecordingProxy proxy = RecordingProxy.start(server.url())) {
+    // Batches and their If-Match chain are the team_memory transport: the proxy plays a server
+    // without the Memory Stores API (per-file restarts: SyncTransportContract).
+    try (RecordingProxy proxy = RecordingProxy.start(server.url()).withoutMemoryStores()) {
       AtomicInteger puts = new AtomicInteger();
       RecordingProxy.Hold second =
           proxy.holdNext((method, target) -> method.equals("PUT") && puts.incrementAndGet() == 2);

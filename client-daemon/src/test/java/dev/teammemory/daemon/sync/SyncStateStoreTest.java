@@ -43,7 +43,11 @@ class SyncStateStoreTest {
             null,
             "cannot reach the server",
             "2026-11-21T10:15:31.000Z",
-            null);
+            null,
+            Map.of("e.md", "2026-11-21T10:15:30.123Z"),
+            new SyncState.DeleteHold(
+                "the team folder is empty", List.of("e.md"), "2026-11-21T10:15:30.123Z", true),
+            new SyncState.StoreSync("/v1/memory_stores/memstore_01", 12, Map.of("a.md", "mem_a")));
 
     store.save(state);
 
@@ -59,5 +63,29 @@ class SyncStateStoreTest {
 
     assertThat(state.serverChecksums()).isEmpty();
     assertThat(stateDir.resolve("sync-state.json.unreadable")).exists();
+  }
+
+  @Test
+  void theStateTheReleaseBeforePerFileSyncWroteLoadsWithItsAgreementsKept() throws IOException {
+    SyncStateStore store = new SyncStateStore(stateDir);
+    try (var captured = getClass().getResourceAsStream("/sync/sync-state-before-per-file.json")) {
+      Files.write(store.file(), captured.readAllBytes());
+    }
+    SyncTarget before =
+        new SyncTarget(
+            "http://127.0.0.1:1", "acme/widgets", Path.of("/tmp/team"), Path.of("/tmp/state"));
+
+    SyncState state = store.load(before);
+
+    assertThat(state.syncedChecksums()).containsOnlyKeys("a.md", "b.md");
+    assertThat(state.serverChecksums()).isEqualTo(state.syncedChecksums());
+    assertThat(state.repositoryChecksum())
+        .isEqualTo("sha256:2393b496b31a8d584745ed4fc85957f4c3055a36169db110deefeccc43b46cba");
+    assertThat(state.skipped().get("c.md").reason()).isEqualTo(SkipReason.SECRET);
+    assertThat(state.conflicts()).singleElement().extracting(c -> c.theirVersion()).isEqualTo(7L);
+    assertThat(state.missingSince()).isEmpty();
+    assertThat(state.heldDeletes()).isEmpty();
+    assertThat(state.memoryStore()).isEmpty();
+    assertThat(store.file()).exists();
   }
 }

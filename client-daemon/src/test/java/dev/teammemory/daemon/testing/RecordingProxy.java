@@ -66,6 +66,7 @@ public final class RecordingProxy implements AutoCloseable {
   private final List<Exchange> exchanges = new CopyOnWriteArrayList<>();
   private volatile String upstream;
   private volatile Hold hold;
+  private volatile boolean withoutMemoryStores;
 
   private RecordingProxy(String upstream) throws IOException {
     this.upstream = upstream;
@@ -93,6 +94,15 @@ public final class RecordingProxy implements AutoCloseable {
     return exchanges.stream().filter(exchange -> exchange.method().equals("PUT")).toList();
   }
 
+  /**
+   * From now on the proxy plays a server from before the Memory Stores API: {@code /v1/…} and the
+   * store lookup answer 404 as such a server would.
+   */
+  public RecordingProxy withoutMemoryStores() {
+    withoutMemoryStores = true;
+    return this;
+  }
+
   /** True when any request body seen so far contains {@code text}. */
   public boolean anyBodyContains(String text) {
     return exchanges.stream().anyMatch(exchange -> exchange.body().contains(text));
@@ -111,6 +121,17 @@ public final class RecordingProxy implements AutoCloseable {
       String method = exchange.getRequestMethod();
       URI uri = exchange.getRequestURI();
       String target = uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
+      if (withoutMemoryStores
+          && (uri.getRawPath().startsWith("/v1/")
+              || uri.getRawPath().endsWith("/team_memory/store"))) {
+        byte[] notFound =
+            "{\"error\":{\"message\":\"not found\",\"details\":{\"error_code\":\"not_found\"}}}"
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().add("Content-Type", "application/json");
+        exchange.sendResponseHeaders(404, notFound.length);
+        exchange.getResponseBody().write(notFound);
+        return;
+      }
       Hold current = hold;
       if (current != null
           && current.matches.test(method, target)

@@ -127,6 +127,11 @@ public final class ServerProcess implements AutoCloseable {
     }
   }
 
+  /** The server's process id (benchmarks read its CPU time). */
+  public long pid() {
+    return process.pid();
+  }
+
   public String url() {
     return "http://127.0.0.1:" + port;
   }

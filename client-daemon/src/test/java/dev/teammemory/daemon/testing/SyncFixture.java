@@ -44,7 +44,21 @@ public final class SyncFixture implements AutoCloseable {
     return engine;
   }
 
+  /** A started engine with {@code settings} instead of {@link #FAST}. */
+  public SyncEngine daemon(
+      String name, String repo, String url, String token, SyncSettings settings)
+      throws IOException {
+    SyncEngine engine = open(name, repo, url, token, settings);
+    engine.start();
+    return engine;
+  }
+
   public SyncEngine open(String name, String repo, String url, String token) throws IOException {
+    return open(name, repo, url, token, FAST);
+  }
+
+  public SyncEngine open(String name, String repo, String url, String token, SyncSettings settings)
+      throws IOException {
     TeamMemoryClient client = client(url, token);
     Path team = Files.createDirectories(teamDir(name));
     SyncEngine engine =
@@ -53,9 +67,13 @@ public final class SyncFixture implements AutoCloseable {
             client,
             () -> Optional.of(token),
             GUARD,
-            FAST);
+            settings);
     open.add(0, engine);
     return engine;
+  }
+
+  public Path stateDir(String name) {
+    return root.resolve(name + "-state");
   }
 
   public Path teamDir(String name) {

@@ -14,10 +14,12 @@ import dev.teammemory.protocol.ETags;
 import dev.teammemory.protocol.EntryHistory;
 import dev.teammemory.protocol.ErrorEnvelope;
 import dev.teammemory.protocol.HashesView;
+import dev.teammemory.protocol.MemoryStoreLocation;
 import dev.teammemory.protocol.ProtocolJson;
 import dev.teammemory.protocol.PutResponse;
 import dev.teammemory.protocol.RepositorySnapshot;
 import dev.teammemory.protocol.TooManyEntries;
+import dev.teammemory.protocol.VersionChanges;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -164,6 +166,32 @@ public final class TeamMemoryClient implements AutoCloseable {
   }
 
   /**
+   * {@code DELETE ?key=k&expected_checksum=…} (an extension): deletes the key only while it still
+   * has {@code expectedChecksum}; a teammate's newer content answers {@link Response.Conflict} and
+   * stays. A key already deleted answers {@link Response.Ok}.
+   */
+  public Response<DeleteResponse> deleteExpecting(
+      String repo, String key, String expectedChecksum) {
+    requireNonNull(key, "key is null");
+    requireNonNull(expectedChecksum, "expectedChecksum is null");
+    HttpUrl url =
+        memoryUrl(repo)
+            .addQueryParameter("key", key)
+            .addQueryParameter("expected_checksum", expectedChecksum)
+            .build();
+    return execute(http, authorized(url).delete().build(), DeleteResponse.class);
+  }
+
+  /**
+   * Where the repository's memory store is served (an extension); {@link Response.NotFound} when
+   * the repository has none or the server has no Memory Stores API.
+   */
+  public Response<MemoryStoreLocation> memoryStore(String repo) {
+    HttpUrl url = memoryUrl(repo).addPathSegment("store").build();
+    return execute(http, authorized(url).get().build(), MemoryStoreLocation.class);
+  }
+
+  /**
    * The change feed (an extension): the hashes view as soon as the repository's checksum differs
    * from {@code sinceChecksum}, or {@link Response.NotModified} once {@code wait} has passed
    * without a change. The server waits at most 60 seconds, so a longer wait is sent as 60; a
@@ -195,6 +223,37 @@ public final class TeamMemoryClient implements AutoCloseable {
     return execute(patient, authorized(url).get().build(), HashesView.class);
   }
 
+  /**
+   * The change feed by version (an extension): the keys written after {@code afterVersion} with
+   * their checksums (and the deleted ones) as soon as there are any, a reset when the server cannot
+   * answer for that version, or {@link Response.NotModified} once {@code wait} has passed.
+   */
+  public Response<VersionChanges> changesAfter(String repo, long afterVersion, Duration wait) {
+    requireNonNull(wait, "wait is null");
+    if (afterVersion < 0 || wait.isNegative()) {
+      throw new IllegalArgumentException("negative version or wait: " + afterVersion + ", " + wait);
+    }
+    long seconds = Math.min(MAX_WAIT_SECONDS, ceilingSeconds(wait));
+    HttpUrl url =
+        memoryUrl(repo)
+            .addPathSegment("changes")
+            .addQueryParameter("after_version", Long.toString(afterVersion))
+            .addQueryParameter("wait", Long.toString(seconds))
+            .build();
+    return execute(
+        patient(Duration.ofSeconds(seconds)), authorized(url).get().build(), VersionChanges.class);
+  }
+
+  private OkHttpClient patient(Duration held) {
+    return http.newBuilder()
+        .readTimeout(Duration.ofMillis(http.readTimeoutMillis()).plus(held))
+        .callTimeout(
+            http.callTimeoutMillis() == 0
+                ? Duration.ZERO
+                : Duration.ofMillis(http.callTimeoutMillis()).plus(held))
+        .build();
+  }
+
   /** Every kept version of one key, newest first (an extension). */
   public Response<EntryHistory> history(String repo, String key) {
     requireNonNull(key, "key is null");
@@ -206,6 +265,19 @@ public final class TeamMemoryClient implements AutoCloseable {
   public Response<AuthConfig> authConfig() {
     HttpUrl url = baseUrl.newBuilder().addPathSegments("api/auth/config").build();
     return execute(http, common(url).get().build(), AuthConfig.class);
+  }
+
+  /** The Memory Stores API of the same server, over this client's connection and token. */
+  public MemoryStoreClient memoryStores() {
+    return new MemoryStoreClient(this);
+  }
+
+  HttpUrl base() {
+    return baseUrl;
+  }
+
+  <T> Response<T> send(Request request, Class<T> bodyType) {
+    return execute(http, request, bodyType);
   }
 
   /** Releases the connection pool and threads of a client this class built; not a caller's. */
@@ -231,7 +303,7 @@ public final class TeamMemoryClient implements AutoCloseable {
         .header(BETA_HEADER, BETA_VALUE);
   }
 
-  private Request.Builder authorized(HttpUrl url) {
+  Request.Builder authorized(HttpUrl url) {
     Request.Builder request = common(url);
     String token = bearerToken.get();
     if (token != null && !token.isBlank()) {

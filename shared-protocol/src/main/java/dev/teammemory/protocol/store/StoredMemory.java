@@ -1,0 +1,56 @@
+package dev.teammemory.protocol.store;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.util.Optional;
+
+/**
+ * A memory of the Memory Stores API (MEMORY-STORES.md): one entry of the repository, its path
+ * {@code "/" + key}. {@code content} is null in {@code view=basic}.
+ */
+public record StoredMemory(
+    @JsonProperty(value = "id", required = true) String id,
+    @JsonProperty(value = "path", required = true) String path,
+    @JsonProperty(value = "content_sha256", required = true) String contentSha256,
+    @JsonProperty("content") String content) {
+
+  public StoredMemory {
+    requireNonNull(id, "id is null");
+    requireNonNull(path, "path is null");
+    requireNonNull(contentSha256, "content_sha256 is null");
+    if (!path.startsWith("/")) {
+      throw new IllegalArgumentException("path does not start with '/': " + path);
+    }
+    if (!contentSha256.matches("[0-9a-f]{64}")) {
+      throw new IllegalArgumentException("content_sha256 is not 64 lowercase hex digits");
+    }
+  }
+
+  /** The team-memory key of this memory's path. */
+  public String key() {
+    return path.substring(1);
+  }
+
+  /** The team-memory checksum of the content: {@code sha256:} and the same digits. */
+  public String checksum() {
+    return "sha256:" + contentSha256;
+  }
+
+  public Optional<String> contentIfRead() {
+    return Optional.ofNullable(content);
+  }
+
+  /** The memory path of a team-memory key. */
+  public static String pathOf(String key) {
+    return "/" + key;
+  }
+
+  /** The {@code content_sha256} of a team-memory checksum. */
+  public static String sha256Of(String checksum) {
+    if (!checksum.startsWith("sha256:")) {
+      throw new IllegalArgumentException("not a sha256: checksum: " + checksum);
+    }
+    return checksum.substring("sha256:".length());
+  }
+}
