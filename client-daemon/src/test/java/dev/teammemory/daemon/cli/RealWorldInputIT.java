@@ -140,7 +140,10 @@ class RealWorldInputIT {
     Files.write(memory.resolve("MEMORY.md"), index);
 
     Run command = tmem("memory", "index");
-    Run hook = tmemWithInput(hookInput("SessionStart", Map.of()), "hook", "session-start");
+    // The private index is in the hook's answer only for agents that do not load it themselves.
+    Run hook =
+        tmemWithInput(
+            hookInput("SessionStart", Map.of()), "hook", "session-start", "--private-index");
 
     assertThat(command.exit()).isZero();
     assertThat(command.out()).contains("- [Caf\uFFFD rules](cafe.md) - how we brew");
@@ -333,7 +336,10 @@ class RealWorldInputIT {
     Files.writeString(
         memory.resolve("rules.md"), "---\nname: Rules\ndescription: house rules\n---\nBe kind.\n");
 
-    Run hook = tmemWithInput(hookInput("SessionStart", Map.of()), "hook", "session-start");
+    // The private index is in the hook's answer only for agents that do not load it themselves.
+    Run hook =
+        tmemWithInput(
+            hookInput("SessionStart", Map.of()), "hook", "session-start", "--private-index");
     Run command = tmem("memory", "index");
 
     assertThat(hook.exit()).isZero();
