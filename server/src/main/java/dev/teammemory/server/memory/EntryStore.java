@@ -491,7 +491,8 @@ public class EntryStore {
    * Changes a memory's content, its path (a rename keeps the memory id, and leaves a tombstone at
    * the old key so that {@code team_memory} clients delete the old file), or both. A request that
    * changes nothing answers the memory as it is, whatever its precondition; otherwise a
-   * precondition names the content the caller last saw.
+   * precondition names the content the caller last saw. An archived store refuses every update, one
+   * that would change nothing included.
    */
   @Transactional
   public MemoryOutcome updateMemory(
@@ -507,6 +508,9 @@ public class EntryStore {
       return new MemoryOutcome.NotFound();
     }
     Repository repository = locked.get();
+    if (repository.archivedAt != null) {
+      return new MemoryOutcome.Archived();
+    }
     MemoryEntry entry = liveMemory(repository, memoryId).orElse(null);
     if (entry == null) {
       return new MemoryOutcome.NotFound();
@@ -517,9 +521,6 @@ public class EntryStore {
     boolean moves = !newKey.equals(entry.entryKey);
     if (!contentChanges && !moves) {
       return new MemoryOutcome.Unchanged(stateOf(entry, currentVersionRow(repository, entry)));
-    }
-    if (repository.archivedAt != null) {
-      return new MemoryOutcome.Archived();
     }
     if (expectedChecksum.isPresent() && !expectedChecksum.get().equals(entry.checksum)) {
       return new MemoryOutcome.PreconditionFailed(entry.checksum);
@@ -560,7 +561,8 @@ public class EntryStore {
 
   /**
    * Deletes a memory (a tombstone, as {@code team_memory}'s delete), only while its content is
-   * {@code expectedChecksum} when one is given. Allowed in an archived store.
+   * {@code expectedChecksum} when one is given. An archived store is read-only: no memory of it is
+   * deleted (the store itself can be).
    */
   @Transactional
   public MemoryOutcome deleteMemory(
@@ -573,6 +575,9 @@ public class EntryStore {
       return new MemoryOutcome.NotFound();
     }
     Repository repository = locked.get();
+    if (repository.archivedAt != null) {
+      return new MemoryOutcome.Archived();
+    }
     MemoryEntry entry = liveMemory(repository, memoryId).orElse(null);
     if (entry == null) {
       return new MemoryOutcome.NotFound();
@@ -591,7 +596,8 @@ public class EntryStore {
   /**
    * Empties one kept version for good (content and path), which history and both APIs then show as
    * redacted. The current version of a live memory cannot be redacted: update or delete the memory
-   * first. Changes no repository version.
+   * first. Changes no repository version. Allowed in an archived store, as {@code team_memory}'s
+   * purge is: redaction is how a leaked secret leaves the history, and an archive is never undone.
    */
   @Transactional
   public RedactOutcome redactVersion(

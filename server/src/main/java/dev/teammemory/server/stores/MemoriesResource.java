@@ -142,10 +142,14 @@ public class MemoriesResource {
       @RestPath("store") String storeId,
       @RestPath("memory") String memoryId,
       @RestQuery String view) {
-    AuthorizedStore target = access.read(storeId);
-    boolean full = StoreRequests.fullView(view, true);
-    return reader
-        .memory(target.store().repositoryId(), memoryId, full)
+    // The store and the memory come in one statement; the caller's access is checked before the
+    // view (a store the caller cannot see is 404 whatever the view), so a bad view reads content.
+    Optional<StoreReader.StoreWithMemory> found =
+        reader.storeWithMemory(storeId, memoryId, !"basic".equals(view));
+    access.read(storeId, found.map(StoreReader.StoreWithMemory::store));
+    StoreRequests.fullView(view, true);
+    return found
+        .flatMap(StoreReader.StoreWithMemory::memory)
         .map(memory -> StoreBodies.of(storeId, memory))
         .orElseThrow(() -> noSuchMemory(memoryId));
   }

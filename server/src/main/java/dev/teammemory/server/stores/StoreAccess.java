@@ -8,6 +8,7 @@ import dev.teammemory.server.auth.RepositorySlug;
 import dev.teammemory.server.errors.StoreApiException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.util.Optional;
 import org.jboss.logging.Logger;
 
 /**
@@ -32,12 +33,20 @@ public class StoreAccess {
 
   /** The store, which the current caller may read. */
   public AuthorizedStore read(String storeId) {
-    return authorize(storeId, false);
+    return authorize(storeId, reader.store(storeId), false);
+  }
+
+  /**
+   * The store, read already (empty when no store has the id, as {@link StoreReader#store} answers),
+   * which the current caller may read.
+   */
+  AuthorizedStore read(String storeId, Optional<StoreRow> found) {
+    return authorize(storeId, found, false);
   }
 
   /** The store, which the current caller may write. */
   public AuthorizedStore write(String storeId) {
-    return authorize(storeId, true);
+    return authorize(storeId, reader.store(storeId), true);
   }
 
   /** The repository a new store is for, which the current caller may push to. */
@@ -53,8 +62,8 @@ public class StoreAccess {
     return new AuthorizedRepository(caller, slug);
   }
 
-  private AuthorizedStore authorize(String storeId, boolean write) {
-    StoreRow store = reader.store(storeId).orElseThrow(() -> noSuchStore(storeId));
+  private AuthorizedStore authorize(String storeId, Optional<StoreRow> found, boolean write) {
+    StoreRow store = found.orElseThrow(() -> noSuchStore(storeId));
     Caller caller = authorization.caller();
     Permission permission = authorization.permission(store.slug());
     if (!permission.allowsRead()) {

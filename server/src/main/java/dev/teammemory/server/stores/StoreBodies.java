@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.teammemory.protocol.Checksums;
 import dev.teammemory.protocol.Timestamps;
+import dev.teammemory.server.http.MemoryStoresBody;
 import dev.teammemory.server.memory.Ids;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -14,7 +15,7 @@ import java.util.Map;
 
 /**
  * The Memory Stores API's answers, in the official SDKs' shapes (snake_case, RFC 3339 UTC times,
- * {@code null} members written out).
+ * {@code null} members written out), each written in one piece ({@link MemoryStoresBody}).
  */
 final class StoreBodies {
 
@@ -32,7 +33,8 @@ final class StoreBodies {
       Map<String, String> metadata,
       @JsonProperty("created_at") String createdAt,
       @JsonProperty("updated_at") String updatedAt,
-      @JsonProperty("archived_at") String archivedAt) {}
+      @JsonProperty("archived_at") String archivedAt)
+      implements MemoryStoresBody {}
 
   record Memory(
       String type,
@@ -44,7 +46,8 @@ final class StoreBodies {
       @JsonProperty("memory_version_id") String memoryVersionId,
       @JsonProperty("created_at") String createdAt,
       @JsonProperty("updated_at") String updatedAt,
-      String content) {}
+      String content)
+      implements MemoryStoresBody {}
 
   record MemoryPrefix(String type, String path) {}
 
@@ -63,15 +66,17 @@ final class StoreBodies {
       String path,
       @JsonProperty("created_by") Actor createdBy,
       @JsonProperty("redacted_at") String redactedAt,
-      @JsonProperty("redacted_by") Actor redactedBy) {}
+      @JsonProperty("redacted_by") Actor redactedBy)
+      implements MemoryStoresBody {}
 
-  record Page(List<?> data, @JsonProperty("next_page") String nextPage) {
+  record Page(List<?> data, @JsonProperty("next_page") String nextPage)
+      implements MemoryStoresBody {
     Page {
       data = List.copyOf(data);
     }
   }
 
-  record Deleted(String id, String type) {}
+  record Deleted(String id, String type) implements MemoryStoresBody {}
 
   static MemoryStore of(StoreRow store) {
     Map<String, String> metadata = new LinkedHashMap<>(metadataOf(store.metadataJson()));

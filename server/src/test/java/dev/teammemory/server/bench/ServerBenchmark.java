@@ -486,32 +486,30 @@ public final class ServerBenchmark {
     }
   }
 
-  private static void readMemoryRows(ResultSet rows) throws SQLException {
-    while (rows.next()) {
-      for (int column = 1; column <= 8; column++) {
-        rows.getObject(column);
-      }
-    }
-  }
-
   private Worker postgresRetrieve(int worker) throws SQLException {
     Connection connection = connect(true);
     StoreMemories store = stores.get(0);
     int[] next = {worker * 61};
+    // The store row and the memory in one statement, as the server reads them.
     String sql =
-        "SELECT "
+        "SELECT r.id, r.store_id, r.slug, r.store_name, r.store_description, r.store_metadata,"
+            + " r.created_at, r.store_updated_at, r.archived_at, "
             + MEMORY_COLUMNS.formatted("e.content")
-            + " FROM memory_entry e"
-            + " WHERE e.repository_id = ? AND e.memory_id = ? AND NOT e.deleted";
+            + " FROM repository r LEFT JOIN memory_entry e"
+            + " ON e.repository_id = r.id AND e.memory_id = ? AND NOT e.deleted"
+            + " WHERE r.store_id = ?";
     Step step =
         () -> {
           String id = store.memoryIds().get(next[0]++ % store.memoryIds().size());
-          long repository = storeRow(connection, store.storeId());
           try (PreparedStatement statement = connection.prepareStatement(sql)) {
-            statement.setLong(1, repository);
-            statement.setString(2, id);
+            statement.setString(1, id);
+            statement.setString(2, store.storeId());
             try (ResultSet rows = statement.executeQuery()) {
-              readMemoryRows(rows);
+              while (rows.next()) {
+                for (int column = 1; column <= 17; column++) {
+                  rows.getObject(column);
+                }
+              }
             }
           }
         };

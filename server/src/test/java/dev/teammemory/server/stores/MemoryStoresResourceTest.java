@@ -14,11 +14,14 @@ import static dev.teammemory.server.stores.StoreApi.createMemory;
 import static dev.teammemory.server.stores.StoreApi.memories;
 import static dev.teammemory.server.stores.StoreApi.storeOf;
 import static dev.teammemory.server.stores.StoreApi.v1;
+import static dev.teammemory.server.stores.StoreApi.versions;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.teammemory.protocol.Checksums;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
+import io.restassured.response.ExtractableResponse;
+import io.restassured.response.Response;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -300,6 +303,68 @@ class MemoryStoresResourceTest {
                 .jsonPath()
                 .getList("data.id", String.class))
         .contains(id);
+  }
+
+  @Test
+  void archivedStoreRefusesEveryMemoryWriteButKeepsRedactionAndStoreDelete() {
+    String repo = fresh("store-archive-writes");
+    String id = storeOf(repo);
+    JsonPath first = createMemory(id, "/a.md", "one");
+    String memory = memories(id) + "/" + first.getString("id");
+    String firstVersion = first.getString("memory_version_id");
+    JsonPath second =
+        v1(WRITER)
+            .body(Map.of("content", "two"))
+            .post(memory)
+            .then()
+            .statusCode(200)
+            .extract()
+            .jsonPath();
+    v1(WRITER).post(STORES + "/" + id + "/archive").then().statusCode(200);
+
+    List<ExtractableResponse<Response>> writes =
+        List.of(
+            v1(WRITER).body(Map.of("content", "three")).post(memory).then().extract(),
+            // An update that would change nothing is refused too: the store takes no writes.
+            v1(WRITER).body(Map.of("content", "two")).post(memory).then().extract(),
+            v1(WRITER).body(Map.of("path", "/b.md")).post(memory).then().extract(),
+            v1(WRITER).delete(memory).then().extract(),
+            v1(WRITER)
+                .queryParam("expected_content_sha256", second.getString("content_sha256"))
+                .delete(memory)
+                .then()
+                .extract(),
+            v1(WRITER).delete(memories(id) + "/mem_nope").then().extract());
+    for (ExtractableResponse<Response> refused : writes) {
+      assertThat(assertError(refused, 400, "invalid_request_error").getString("error.message"))
+          .startsWith("cannot modify archived resource");
+    }
+    JsonPath unchanged = v1(READER).get(memory).then().statusCode(200).extract().jsonPath();
+    assertThat(unchanged.getString("content")).isEqualTo("two");
+    assertThat(unchanged.getString("path")).isEqualTo("/a.md");
+    assertThat(
+            v1(READER)
+                .queryParam("memory_id", first.getString("id"))
+                .get(versions(id))
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getList("data.id", String.class))
+        .containsExactly(second.getString("memory_version_id"), firstVersion);
+
+    // Redaction scrubs history (a leaked secret), which an archive, never undone, must not pin.
+    assertThat(
+            v1(WRITER)
+                .post(versions(id) + "/" + firstVersion + "/redact")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getString("redacted_at"))
+        .endsWith("Z");
+    v1(WRITER).delete(STORES + "/" + id).then().statusCode(200);
+    v1(READER).get(STORES + "/" + id).then().statusCode(404);
   }
 
   @Test

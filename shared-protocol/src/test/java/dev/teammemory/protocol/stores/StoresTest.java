@@ -16,6 +16,7 @@ import com.anthropic.models.beta.memorystores.BetaManagedAgentsMemoryStore;
 import com.anthropic.models.beta.memorystores.MemoryStoreListParams;
 import com.anthropic.models.beta.memorystores.MemoryStoreUpdateParams;
 import com.anthropic.models.beta.memorystores.memories.MemoryCreateParams;
+import com.anthropic.models.beta.memorystores.memories.MemoryDeleteParams;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -101,7 +102,7 @@ class StoresTest {
   @Test
   void anArchivedStoreIsReadableButRefusesWrites() {
     BetaManagedAgentsMemoryStore created = newStore("archive");
-    createMemory(created.id(), "/kept.md", "kept");
+    String kept = createMemory(created.id(), "/kept.md", "kept").id();
 
     BetaManagedAgentsMemoryStore archived = writer().archive(created.id());
 
@@ -118,6 +119,17 @@ class StoresTest {
                         created.id(),
                         MemoryCreateParams.builder().path("/new.md").content("new").build()));
     assertThat(refusal.getMessage()).contains("cannot modify archived resource");
+    var deleteRefusal =
+        refused(
+            400,
+            "invalid_request_error",
+            () ->
+                writer()
+                    .memories()
+                    .delete(
+                        kept, MemoryDeleteParams.builder().memoryStoreId(created.id()).build()));
+    assertThat(deleteRefusal.getMessage()).contains("cannot modify archived resource");
+    assertThat(reader().memories().list(created.id()).data()).hasSize(1);
   }
 
   @Test

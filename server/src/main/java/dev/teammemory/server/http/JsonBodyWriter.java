@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import dev.teammemory.protocol.ProtocolJson;
+import jakarta.inject.Inject;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.MultivaluedMap;
@@ -20,18 +21,20 @@ import org.jboss.resteasy.reactive.server.spi.ServerMessageBodyWriter;
 import org.jboss.resteasy.reactive.server.spi.ServerRequestContext;
 
 /**
- * Writes the wire records of {@code shared-protocol} with the protocol's own JSON mapping, the one
- * clients read them with, rather than the HTTP layer's general-purpose mapper: the bodies are
- * contract (an empty {@code deletedKeys} is left out, the too-many-entries error has no message),
- * and one mapping for both ends keeps them alike.
+ * Writes the answers of both APIs: the wire records of {@code shared-protocol} with the protocol's
+ * own JSON mapping, the one clients read them with (the bodies are contract: an empty {@code
+ * deletedKeys} is left out, the too-many-entries error has no message), and the Memory Stores API's
+ * {@link MemoryStoresBody} records with the HTTP layer's mapping (Quarkus's, which writes {@code
+ * null} members out, as the SDKs expect).
  *
  * <p>A body goes to the network as one array with its length: streamed through the response's
  * output stream, a full GET costs a pooled buffer per 8 KB, and on the benchmark those buffers took
- * more CPU than writing the JSON (docs/benchmarks.md).
+ * more CPU than writing the JSON; and a small store-API answer spent more in Quarkus's streaming
+ * writer than in its own serialisation (docs/benchmarks.md).
  */
 @Provider
 @Produces(MediaType.APPLICATION_JSON)
-final class ProtocolBodyWriter implements ServerMessageBodyWriter<Object> {
+final class JsonBodyWriter implements ServerMessageBodyWriter<Object> {
 
   private static final String PROTOCOL_PACKAGE = "dev.teammemory.protocol";
 
@@ -42,21 +45,26 @@ final class ProtocolBodyWriter implements ServerMessageBodyWriter<Object> {
    * outside the Basic Multilingual Plane is written as its UTF-8 bytes rather than as an escaped
    * surrogate pair; both read back as the same string.
    */
-  private static final ObjectMapper MAPPER =
-      ProtocolJson.mapper()
-          .copy()
-          .registerModule(new SimpleModule().addSerializer(String.class, new Utf8Strings()));
+  private static final ObjectMapper PROTOCOL = withUtf8Strings(ProtocolJson.mapper());
+
+  /** The Memory Stores API's mapping: the HTTP layer's, with the same string path. */
+  private final ObjectMapper memoryStores;
+
+  @Inject
+  JsonBodyWriter(ObjectMapper httpMapper) {
+    this.memoryStores = withUtf8Strings(httpMapper);
+  }
 
   @Override
   public boolean isWriteable(
       Class<?> type, Type genericType, ResteasyReactiveResourceInfo target, MediaType mediaType) {
-    return isProtocolRecord(type);
+    return mapperFor(type) != null;
   }
 
   @Override
   public boolean isWriteable(
       Class<?> type, Type genericType, Annotation[] annotations, MediaType mediaType) {
-    return isProtocolRecord(type);
+    return mapperFor(type) != null;
   }
 
   @Override
@@ -78,13 +86,28 @@ final class ProtocolBodyWriter implements ServerMessageBodyWriter<Object> {
     out.write(bytes(body));
   }
 
-  private static boolean isProtocolRecord(Class<?> type) {
-    return type.getPackageName().equals(PROTOCOL_PACKAGE);
+  /** The bytes a body is written as. */
+  byte[] bytes(Object body) throws IOException {
+    return mapperFor(body.getClass()).writeValueAsBytes(body);
   }
 
-  /** The bytes a body is written as. */
-  static byte[] bytes(Object body) throws IOException {
-    return MAPPER.writeValueAsBytes(body);
+  /** The bytes a protocol record is written as. */
+  static byte[] protocolBytes(Object body) throws IOException {
+    return PROTOCOL.writeValueAsBytes(body);
+  }
+
+  /** The mapping for a body of this type; null for a type neither API answers with. */
+  private ObjectMapper mapperFor(Class<?> type) {
+    if (type.getPackageName().equals(PROTOCOL_PACKAGE)) {
+      return PROTOCOL;
+    }
+    return MemoryStoresBody.class.isAssignableFrom(type) ? memoryStores : null;
+  }
+
+  private static ObjectMapper withUtf8Strings(ObjectMapper mapper) {
+    return mapper
+        .copy()
+        .registerModule(new SimpleModule().addSerializer(String.class, new Utf8Strings()));
   }
 
   /** Writes a string value as its UTF-8 bytes, which Jackson escapes where JSON needs it. */
