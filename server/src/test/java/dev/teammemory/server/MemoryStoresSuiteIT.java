@@ -2,7 +2,6 @@ package dev.teammemory.server;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.platform.engine.discovery.DiscoverySelectors.selectPackage;
 
 import com.anthropic.client.okhttp.AnthropicOkHttpClient;
 import com.anthropic.core.JsonValue;
@@ -32,14 +31,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.platform.engine.TestExecutionResult;
-import org.junit.platform.engine.support.descriptor.MethodSource;
-import org.junit.platform.launcher.LauncherDiscoveryRequest;
-import org.junit.platform.launcher.TestExecutionListener;
-import org.junit.platform.launcher.TestIdentifier;
-import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
-import org.junit.platform.launcher.core.LauncherFactory;
-import org.junit.platform.launcher.listeners.SummaryGeneratingListener;
 import org.junit.platform.launcher.listeners.TestExecutionSummary;
 
 /**
@@ -159,7 +150,10 @@ class MemoryStoresSuiteIT {
     TestExecutionSummary summary = runSuite();
     List<String> failures = new ArrayList<>();
     for (TestExecutionSummary.Failure failure : summary.getFailures()) {
-      failures.add(nameOf(failure.getTestIdentifier()) + ": " + failure.getException());
+      failures.add(
+          SuiteRun.testName(failure.getTestIdentifier(), SUITE_PACKAGE)
+              + ": "
+              + failure.getException());
     }
     if (!failures.isEmpty()) {
       List<String> log = server.logLines();
@@ -255,52 +249,7 @@ class MemoryStoresSuiteIT {
     properties.put(SuiteConfig.WRITER_TOKEN, writer);
     properties.put(SuiteConfig.READER_TOKEN, reader);
     properties.put(SuiteConfig.OUTSIDER_TOKEN, outsider);
-    Map<String, String> previous = new LinkedHashMap<>();
-    properties.forEach((name, value) -> previous.put(name, System.setProperty(name, value)));
-    try {
-      LauncherDiscoveryRequest request =
-          LauncherDiscoveryRequestBuilder.request().selectors(selectPackage(SUITE_PACKAGE)).build();
-      SummaryGeneratingListener summary = new SummaryGeneratingListener();
-      LauncherFactory.create().execute(request, summary, new FailurePrinter());
-      TestExecutionSummary result = summary.getSummary();
-      System.out.printf(
-          "Memory Stores suite: %d passed, %d failed, %d skipped%n",
-          result.getTestsSucceededCount(),
-          result.getTestsFailedCount() + result.getContainersFailedCount(),
-          result.getTestsSkippedCount() + result.getTestsAbortedCount());
-      return result;
-    } finally {
-      previous.forEach(
-          (name, value) -> {
-            if (value == null) {
-              System.clearProperty(name);
-            } else {
-              System.setProperty(name, value);
-            }
-          });
-    }
-  }
-
-  /** Prints each failed suite test with its message, so the build log says what broke. */
-  private static final class FailurePrinter implements TestExecutionListener {
-    @Override
-    public void executionFinished(TestIdentifier test, TestExecutionResult result) {
-      if (result.getStatus() == TestExecutionResult.Status.FAILED) {
-        System.out.println(
-            "MEMORY STORES SUITE FAILURE "
-                + nameOf(test)
-                + ": "
-                + result.getThrowable().map(Throwable::toString).orElse("failed"));
-      }
-    }
-  }
-
-  private static String nameOf(TestIdentifier test) {
-    return test.getSource()
-        .filter(MethodSource.class::isInstance)
-        .map(MethodSource.class::cast)
-        .map(method -> method.getClassName() + "." + method.getMethodName())
-        .orElse(test.getDisplayName());
+    return SuiteRun.run("Memory Stores suite", SUITE_PACKAGE, properties);
   }
 
   private static String randomHex(int bytes) {

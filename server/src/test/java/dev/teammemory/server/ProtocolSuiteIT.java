@@ -2,7 +2,6 @@ package dev.teammemory.server;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.platform.engine.discovery.DiscoverySelectors.selectPackage;
 
 import dev.teammemory.protocol.PutResponse;
 import dev.teammemory.protocol.RepositorySnapshot;
@@ -36,15 +35,6 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.platform.engine.TestExecutionResult;
-import org.junit.platform.engine.support.descriptor.MethodSource;
-import org.junit.platform.launcher.Launcher;
-import org.junit.platform.launcher.LauncherDiscoveryRequest;
-import org.junit.platform.launcher.TestExecutionListener;
-import org.junit.platform.launcher.TestIdentifier;
-import org.junit.platform.launcher.core.LauncherDiscoveryRequestBuilder;
-import org.junit.platform.launcher.core.LauncherFactory;
-import org.junit.platform.launcher.listeners.SummaryGeneratingListener;
 import org.junit.platform.launcher.listeners.TestExecutionSummary;
 
 /**
@@ -96,7 +86,9 @@ class ProtocolSuiteIT {
     Tokens tokens = Tokens.random();
     ServerProcess server = start(tokens, "suite");
 
-    assertPasses(runSuite(suiteProperties(server.url(), tokens)), server);
+    assertPasses(
+        SuiteRun.run("Protocol suite", SUITE_PACKAGE, suiteProperties(server.url(), tokens)),
+        server);
   }
 
   /**
@@ -119,13 +111,18 @@ class ProtocolSuiteIT {
     gitHubOnly.put("TMEM_AUTH_GITHUB_API_URL", gitHub.apiUrl());
     ServerProcess server = start(gitHubOnly, "suite-github");
 
-    assertPasses(runSuite(suiteProperties(server.url(), tokens)), server);
+    assertPasses(
+        SuiteRun.run("Protocol suite", SUITE_PACKAGE, suiteProperties(server.url(), tokens)),
+        server);
   }
 
   private static void assertPasses(TestExecutionSummary summary, ServerProcess server) {
     List<String> failures = new ArrayList<>();
     for (TestExecutionSummary.Failure failure : summary.getFailures()) {
-      failures.add(nameOf(failure.getTestIdentifier()) + ": " + failure.getException());
+      failures.add(
+          SuiteRun.testName(failure.getTestIdentifier(), SUITE_PACKAGE)
+              + ": "
+              + failure.getException());
     }
     if (!failures.isEmpty()) {
       // The temporary directory goes with the test; the end of the log stays in the build output.
@@ -284,63 +281,6 @@ class ProtocolSuiteIT {
     properties.put(SuiteConfig.MAX_REPOSITORY_BYTES, Long.toString(MAX_REPOSITORY_BYTES));
     properties.put(SuiteConfig.EXTENSIONS, "true");
     return properties;
-  }
-
-  /** Runs the suite's classes in this JVM, printing each failure as it happens. */
-  private static TestExecutionSummary runSuite(Map<String, String> properties) {
-    Map<String, String> previous = new LinkedHashMap<>();
-    properties.forEach((name, value) -> previous.put(name, System.setProperty(name, value)));
-    try {
-      LauncherDiscoveryRequest request =
-          LauncherDiscoveryRequestBuilder.request().selectors(selectPackage(SUITE_PACKAGE)).build();
-      Launcher launcher = LauncherFactory.create();
-      SummaryGeneratingListener summary = new SummaryGeneratingListener();
-      launcher.execute(request, summary, new FailurePrinter());
-      TestExecutionSummary result = summary.getSummary();
-      System.out.printf(
-          "Protocol suite: %d passed, %d failed, %d skipped%n",
-          result.getTestsSucceededCount(),
-          result.getTestsFailedCount() + result.getContainersFailedCount(),
-          result.getTestsSkippedCount() + result.getTestsAbortedCount());
-      return result;
-    } finally {
-      previous.forEach(
-          (name, value) -> {
-            if (value == null) {
-              System.clearProperty(name);
-            } else {
-              System.setProperty(name, value);
-            }
-          });
-    }
-  }
-
-  /** Prints a failed test (or class) with its message, so the build log says what broke. */
-  private static final class FailurePrinter implements TestExecutionListener {
-    @Override
-    public void executionFinished(TestIdentifier test, TestExecutionResult result) {
-      if (result.getStatus() != TestExecutionResult.Status.SUCCESSFUL
-          && result.getStatus() != TestExecutionResult.Status.ABORTED) {
-        String message =
-            result.getThrowable().map(Throwable::toString).orElse(result.getStatus().toString());
-        System.out.println("PROTOCOL SUITE FAILURE " + nameOf(test) + ": " + message);
-      }
-    }
-  }
-
-  private static String nameOf(TestIdentifier test) {
-    return test.getSource()
-        .filter(MethodSource.class::isInstance)
-        .map(MethodSource.class::cast)
-        .map(
-            method ->
-                method.getClassName().substring(SUITE_PACKAGE.length() + 1)
-                    + "."
-                    + method.getMethodName()
-                    + " ["
-                    + test.getDisplayName()
-                    + "]")
-        .orElse(test.getDisplayName());
   }
 
   private static TeamMemoryClient client(ServerProcess server, Tokens tokens) {
