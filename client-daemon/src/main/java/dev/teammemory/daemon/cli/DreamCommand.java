@@ -13,6 +13,7 @@ import dev.teammemory.daemon.dailylog.DailyLogMode;
 import dev.teammemory.daemon.dream.Dream;
 import dev.teammemory.daemon.dream.DreamGates;
 import dev.teammemory.daemon.dream.DreamOutcome;
+import dev.teammemory.daemon.dream.DreamRun;
 import dev.teammemory.daemon.dream.DreamStatus;
 import dev.teammemory.daemon.home.Environment;
 import dev.teammemory.daemon.memory.ClaudeLayout;
@@ -278,7 +279,7 @@ public final class DreamCommand extends EngineCommand {
     json.put("sessionsSince", status.sessionsSince());
     json.put("sessionsNeeded", DreamGates.MIN_SESSIONS);
     if (status.lastRun().isPresent()) {
-      DreamStatus.LastRun run = status.lastRun().get();
+      DreamRun run = status.lastRun().get();
       ObjectNode node = json.putObject("lastRun");
       node.put("pid", run.pid())
           .put("writer", run.writer())

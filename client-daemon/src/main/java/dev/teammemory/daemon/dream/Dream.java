@@ -277,21 +277,7 @@ public final class Dream {
     Optional<String> disabled = DreamGates.disabledBy(location, dailyLog);
     Optional<DreamStatus.ConsolidationHolder> holder =
         lock.holder().map(held -> new DreamStatus.ConsolidationHolder(held.pid(), held.since()));
-    Optional<DreamStatus.LastRun> lastRun =
-        store
-            .load()
-            .run()
-            .map(
-                run ->
-                    new DreamStatus.LastRun(
-                        run.pid(),
-                        run.writer(),
-                        run.started(),
-                        run.finished(),
-                        run.phase(),
-                        run.outcome(),
-                        run.detail(),
-                        run.changes()));
+    Optional<DreamRun> lastRun = store.load().run();
     String next;
     Instant due = last.plus(Duration.ofHours(DreamGates.MIN_HOURS));
     if (disabled.isPresent()) {
@@ -328,12 +314,12 @@ public final class Dream {
   /** Writes each phase to the state file, the dream log and the progress listener. */
   private final class Recorder {
     private final DreamState.Store store;
-    private DreamState.Run run;
+    private DreamRun run;
 
     Recorder(DreamState.Store store, String writer) {
       this.store = store;
       this.run =
-          new DreamState.Run(
+          new DreamRun(
               ProcessHandle.current().pid(),
               writer,
               clock.instant(),

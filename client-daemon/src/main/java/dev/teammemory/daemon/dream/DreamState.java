@@ -29,50 +29,13 @@ import java.util.Optional;
  * @param lastSessionScan when the session gate last listed transcripts
  * @param run the latest run, finished or not
  */
-record DreamState(Optional<Instant> lastSessionScan, Optional<Run> run) {
+record DreamState(Optional<Instant> lastSessionScan, Optional<DreamRun> run) {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
   DreamState {
     requireNonNull(lastSessionScan, "lastSessionScan is null");
     requireNonNull(run, "run is null");
-  }
-
-  /**
-   * One consolidation run.
-   *
-   * @param pid the process running it
-   * @param phase the phase it is in or ended in
-   * @param outcome {@code running}, {@code completed}, {@code failed} or {@code cancelled}
-   * @param detail the failure's reason, or a one-line summary of what changed
-   */
-  record Run(
-      long pid,
-      String writer,
-      Instant started,
-      Optional<Instant> finished,
-      String phase,
-      String outcome,
-      String detail,
-      List<String> changes) {
-    Run {
-      requireNonNull(writer, "writer is null");
-      requireNonNull(started, "started is null");
-      requireNonNull(finished, "finished is null");
-      requireNonNull(phase, "phase is null");
-      requireNonNull(outcome, "outcome is null");
-      requireNonNull(detail, "detail is null");
-      changes = List.copyOf(changes);
-    }
-
-    Run inPhase(String newPhase) {
-      return new Run(pid, writer, started, finished, newPhase, outcome, detail, changes);
-    }
-
-    Run ended(Instant at, String newOutcome, String newDetail, List<String> newChanges) {
-      return new Run(
-          pid, writer, started, Optional.of(at), phase, newOutcome, newDetail, newChanges);
-    }
   }
 
   static final DreamState NONE = new DreamState(Optional.empty(), Optional.empty());
@@ -108,7 +71,7 @@ record DreamState(Optional<Instant> lastSessionScan, Optional<Run> run) {
         return NONE;
       }
       JsonNode root = read.get();
-      Optional<Run> run = Optional.empty();
+      Optional<DreamRun> run = Optional.empty();
       JsonNode node = root.path("run");
       if (node.isObject()) {
         List<String> changes = new ArrayList<>();
@@ -117,7 +80,7 @@ record DreamState(Optional<Instant> lastSessionScan, Optional<Run> run) {
         if (started.isPresent()) {
           run =
               Optional.of(
-                  new Run(
+                  new DreamRun(
                       node.path("pid").asLong(0),
                       node.path("writer").asText(""),
                       started.get(),
@@ -136,7 +99,7 @@ record DreamState(Optional<Instant> lastSessionScan, Optional<Run> run) {
       root.put("memoryDirectory", memoryDirectory.toString());
       root.put("lastSessionScan", state.lastSessionScan().map(Instant::toString).orElse(null));
       if (state.run().isPresent()) {
-        Run run = state.run().get();
+        DreamRun run = state.run().get();
         ObjectNode node = root.putObject("run");
         node.put("pid", run.pid());
         node.put("writer", run.writer());
@@ -171,7 +134,7 @@ record DreamState(Optional<Instant> lastSessionScan, Optional<Run> run) {
     return new DreamState(Optional.of(at), run);
   }
 
-  DreamState withRun(Run newRun) {
+  DreamState withRun(DreamRun newRun) {
     return new DreamState(lastSessionScan, Optional.of(newRun));
   }
 

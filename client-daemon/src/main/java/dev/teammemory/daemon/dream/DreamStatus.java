@@ -21,7 +21,7 @@ public record DreamStatus(
     Optional<Instant> lastConsolidated,
     Optional<ConsolidationHolder> holder,
     int sessionsSince,
-    Optional<LastRun> lastRun,
+    Optional<DreamRun> lastRun,
     String next) {
 
   public DreamStatus {
@@ -36,30 +36,6 @@ public record DreamStatus(
   public record ConsolidationHolder(long pid, Instant since) {
     public ConsolidationHolder {
       requireNonNull(since, "since is null");
-    }
-  }
-
-  /**
-   * @param outcome {@code running}, {@code completed}, {@code failed} or {@code cancelled}
-   * @param phase the phase it is in, or ended in
-   */
-  public record LastRun(
-      long pid,
-      String writer,
-      Instant started,
-      Optional<Instant> finished,
-      String phase,
-      String outcome,
-      String detail,
-      java.util.List<String> changes) {
-    public LastRun {
-      requireNonNull(writer, "writer is null");
-      requireNonNull(started, "started is null");
-      requireNonNull(finished, "finished is null");
-      requireNonNull(phase, "phase is null");
-      requireNonNull(outcome, "outcome is null");
-      requireNonNull(detail, "detail is null");
-      changes = java.util.List.copyOf(changes);
     }
   }
 }

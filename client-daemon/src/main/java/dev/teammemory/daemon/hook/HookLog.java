@@ -46,14 +46,7 @@ final class HookLog {
       failure.printStackTrace(new PrintWriter(trace));
       entry.append(trace);
     }
-    try {
-      Path log = file(environment);
-      rotateIfLarge(log);
-      Files.writeString(
-          log, entry, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-    } catch (IOException | RuntimeException unwritable) {
-      // The hook's answer matters more than its log.
-    }
+    append(environment, entry);
   }
 
   /**
@@ -70,6 +63,10 @@ final class HookLog {
     if (entry.isEmpty()) {
       entry.append(prefix).append("no message\n");
     }
+    append(environment, entry);
+  }
+
+  private static void append(Environment environment, CharSequence entry) {
     try {
       Path log = file(environment);
       rotateIfLarge(log);
