@@ -3,8 +3,8 @@ package dev.teammemory.daemon.extract;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.teammemory.daemon.model.AgentTool;
+import dev.teammemory.daemon.model.InputSchema;
 import dev.teammemory.daemon.model.ToolDefinition;
 import java.io.IOException;
 import java.io.InputStream;
@@ -20,7 +20,6 @@ import java.util.concurrent.TimeUnit;
  */
 final class BashTool implements AgentTool {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
   private static final int MAX_OUTPUT = 30_000;
   private static final long TIME_LIMIT_SECONDS = 30;
 
@@ -32,13 +31,11 @@ final class BashTool implements AgentTool {
 
   @Override
   public ToolDefinition definition() {
-    var schema = JSON.createObjectNode().put("type", "object");
-    schema
-        .putObject("properties")
-        .putObject("command")
-        .put("type", "string")
-        .put("description", "The command line to run");
-    schema.putArray("required").add("command");
+    var schema =
+        InputSchema.object()
+            .string("command", "The command line to run")
+            .required("command")
+            .build();
     return new ToolDefinition(
         MemoryWriteGate.BASH,
         "Runs a read-only shell command (ls, find, grep, cat, stat, wc, head, tail and similar).",

@@ -3,8 +3,8 @@ package dev.teammemory.daemon.extract;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.teammemory.daemon.model.AgentTool;
+import dev.teammemory.daemon.model.InputSchema;
 import dev.teammemory.daemon.model.ToolDefinition;
 import java.io.IOException;
 import java.nio.file.FileSystems;
@@ -27,7 +27,6 @@ import java.util.stream.Collectors;
 final class GlobTool implements AgentTool {
 
   static final int MAX_FILES = 100;
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final Path workingDirectory;
 
@@ -37,17 +36,12 @@ final class GlobTool implements AgentTool {
 
   @Override
   public ToolDefinition definition() {
-    var schema = JSON.createObjectNode().put("type", "object");
-    var properties = schema.putObject("properties");
-    properties
-        .putObject("pattern")
-        .put("type", "string")
-        .put("description", "The glob to match relative paths against, such as **/*.md");
-    properties
-        .putObject("path")
-        .put("type", "string")
-        .put("description", "The folder to search (default: the project directory)");
-    schema.putArray("required").add("pattern");
+    var schema =
+        InputSchema.object()
+            .string("pattern", "The glob to match relative paths against, such as **/*.md")
+            .string("path", "The folder to search (default: the project directory)")
+            .required("pattern")
+            .build();
     return new ToolDefinition(
         MemoryWriteGate.GLOB,
         "Lists the files whose path matches a glob pattern, most recently changed first.",

@@ -3,8 +3,8 @@ package dev.teammemory.daemon.extract;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.teammemory.daemon.model.AgentTool;
+import dev.teammemory.daemon.model.InputSchema;
 import dev.teammemory.daemon.model.ToolDefinition;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -31,7 +31,6 @@ final class GrepTool implements AgentTool {
   static final int MAX_RESULTS = 250;
   private static final long MAX_FILE_BYTES = 2_000_000;
   private static final int MAX_LINE = 500;
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   private final Path workingDirectory;
 
@@ -41,25 +40,19 @@ final class GrepTool implements AgentTool {
 
   @Override
   public ToolDefinition definition() {
-    var schema = JSON.createObjectNode().put("type", "object");
-    var properties = schema.putObject("properties");
-    properties
-        .putObject("pattern")
-        .put("type", "string")
-        .put("description", "The regular expression to search for");
-    properties
-        .putObject("path")
-        .put("type", "string")
-        .put("description", "The file or folder to search (default: the project directory)");
-    properties
-        .putObject("glob")
-        .put("type", "string")
-        .put("description", "Only files whose name matches this glob, such as *.md");
-    var mode = properties.putObject("output_mode").put("type", "string");
-    mode.putArray("enum").add("files_with_matches").add("content");
-    mode.put("description", "files_with_matches (default) or content (the matching lines)");
-    properties.putObject("-i").put("type", "boolean").put("description", "Ignore case");
-    schema.putArray("required").add("pattern");
+    var schema =
+        InputSchema.object()
+            .string("pattern", "The regular expression to search for")
+            .string("path", "The file or folder to search (default: the project directory)")
+            .string("glob", "Only files whose name matches this glob, such as *.md")
+            .oneOf(
+                "output_mode",
+                "files_with_matches (default) or content (the matching lines)",
+                "files_with_matches",
+                "content")
+            .bool("-i", "Ignore case")
+            .required("pattern")
+            .build();
     return new ToolDefinition(
         MemoryWriteGate.GREP,
         "Searches file contents for a regular expression; lists matching files or lines.",

@@ -1,10 +1,10 @@
 package dev.teammemory.daemon.extract;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.teammemory.daemon.files.FailureWords;
 import dev.teammemory.daemon.files.TextFiles;
 import dev.teammemory.daemon.model.AgentTool;
+import dev.teammemory.daemon.model.InputSchema;
 import dev.teammemory.daemon.model.ToolDefinition;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
@@ -24,25 +24,15 @@ final class ReadTool implements AgentTool {
   /** The most of one file that is read: {@value #MAX_LINES} long lines and then some. */
   private static final int MAX_BYTES = 8 * 1024 * 1024;
 
-  private static final ObjectMapper JSON = new ObjectMapper();
-
   @Override
   public ToolDefinition definition() {
-    var schema = JSON.createObjectNode().put("type", "object");
-    var properties = schema.putObject("properties");
-    properties
-        .putObject("file_path")
-        .put("type", "string")
-        .put("description", "The absolute path of the file to read");
-    properties
-        .putObject("offset")
-        .put("type", "integer")
-        .put("description", "The line to start at (1-based)");
-    properties
-        .putObject("limit")
-        .put("type", "integer")
-        .put("description", "How many lines to read");
-    schema.putArray("required").add("file_path");
+    var schema =
+        InputSchema.object()
+            .string("file_path", "The absolute path of the file to read")
+            .integer("offset", "The line to start at (1-based)")
+            .integer("limit", "How many lines to read")
+            .required("file_path")
+            .build();
     return new ToolDefinition(
         MemoryWriteGate.READ, "Reads a file from the local filesystem, with line numbers.", schema);
   }

@@ -1,9 +1,9 @@
 package dev.teammemory.daemon.extract;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.teammemory.daemon.files.AtomicFiles;
 import dev.teammemory.daemon.model.AgentTool;
+import dev.teammemory.daemon.model.InputSchema;
 import dev.teammemory.daemon.model.ToolDefinition;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -15,21 +15,14 @@ import java.nio.file.Path;
  */
 final class WriteTool implements AgentTool {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
-
   @Override
   public ToolDefinition definition() {
-    var schema = JSON.createObjectNode().put("type", "object");
-    var properties = schema.putObject("properties");
-    properties
-        .putObject("file_path")
-        .put("type", "string")
-        .put("description", "The absolute path of the file to write");
-    properties
-        .putObject("content")
-        .put("type", "string")
-        .put("description", "The whole content of the file");
-    schema.putArray("required").add("file_path").add("content");
+    var schema =
+        InputSchema.object()
+            .string("file_path", "The absolute path of the file to write")
+            .string("content", "The whole content of the file")
+            .required("file_path", "content")
+            .build();
     return new ToolDefinition(
         MemoryWriteGate.WRITE, "Writes a file, replacing it if it exists.", schema);
   }

@@ -113,27 +113,14 @@ public final class FileEditTool implements AgentTool {
   }
 
   private static ToolDefinition describe() {
-    ObjectNode schema = MessagesJson.JSON.createObjectNode();
-    schema.put("type", "object");
-    ObjectNode properties = schema.putObject("properties");
-    properties
-        .putObject("file_path")
-        .put("type", "string")
-        .put("description", "The absolute path to the file to modify");
-    properties
-        .putObject("old_string")
-        .put("type", "string")
-        .put("description", "The text to replace");
-    properties
-        .putObject("new_string")
-        .put("type", "string")
-        .put("description", "The text to replace it with (must be different from old_string)");
-    properties
-        .putObject("replace_all")
-        .put("type", "boolean")
-        .put("description", "Replace all occurrences of old_string (default false)");
-    schema.putArray("required").add("file_path").add("old_string").add("new_string");
-    schema.put("additionalProperties", false);
+    ObjectNode schema =
+        InputSchema.object()
+            .string("file_path", "The absolute path to the file to modify")
+            .string("old_string", "The text to replace")
+            .string("new_string", "The text to replace it with (must be different from old_string)")
+            .bool("replace_all", "Replace all occurrences of old_string (default false)")
+            .required("file_path", "old_string", "new_string")
+            .closed();
     return new ToolDefinition(
         NAME,
         "Performs exact string replacements in files. old_string must be unique in the file"
