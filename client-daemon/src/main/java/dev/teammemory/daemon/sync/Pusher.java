@@ -334,13 +334,9 @@ final class Pusher {
         if (rejected.status() == 403) {
           yield new FileResult.Stopped(new PushOutcome.NoAccess(Failures.forbidden(repo, "write")));
         }
-        SkipReason reason =
-            rejected.status() == 400 && mentionsCredential(rejected)
-                ? SkipReason.SECRET
-                : SkipReason.REJECTED;
-        String detail = "the server refused it (" + rejected.status() + ")";
-        LOG.warning(repo + ": the server refused " + Display.key(key) + " (" + detail + ")");
-        yield new FileResult.Skipped(new SyncState.Skip(reason, detail, checksum));
+        SyncState.Skip skip = StoreRefusal.skipOf(rejected.status(), rejected.error(), checksum);
+        LOG.warning(repo + ": the server refused " + Display.key(key) + " (" + skip.detail() + ")");
+        yield new FileResult.Skipped(skip);
       }
       case Response.Unauthorized<StoredMemory> unauthorized ->
           new FileResult.Stopped(new PushOutcome.NoAccess(Failures.unauthorized()));
@@ -378,15 +374,6 @@ final class Pusher {
       page = listed.body().next();
     } while (page.isPresent());
     return Optional.empty();
-  }
-
-  /** The API's secret refusal is a 400 whose message names a credential (MEMORY-STORES.md). */
-  private static boolean mentionsCredential(Response.Rejected<StoredMemory> rejected) {
-    return rejected
-        .error()
-        .map(error -> String.valueOf(error.error().message()))
-        .orElse("")
-        .contains("credential");
   }
 
   /** Sends {@code delta} as {@code team_memory} PUTs chained on the repository checksum. */

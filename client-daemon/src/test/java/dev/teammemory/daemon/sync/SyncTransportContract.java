@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -336,5 +337,27 @@ abstract class SyncTransportContract {
                 && alice.state().skipped().get("token.md").reason() == SkipReason.SECRET);
     assertThat(entries(reader, repo)).doesNotContainKey("token.md");
     assertThat(proxy.anyBodyContains(SECRET)).isFalse();
+  }
+
+  @Test
+  void theStoreApisRefusalOfACredentialReadsAsTheSecretSkipWithTheServersMessage()
+      throws Exception {
+    Assumptions.assumeTrue(perFile(), "only the Memory Stores API answers this envelope");
+    SyncEngine alice = bothHold(Map.of("other.md", "other\n"))[0];
+    String path = alice.state().memoryStore().orElseThrow().path();
+    String storeId = path.substring(path.lastIndexOf('/') + 1);
+    TeamMemoryClient writer = fixture.client(server.url(), ServerProcess.ALICE);
+
+    Response<?> refused =
+        writer.memoryStores().create(storeId, "token.md", "the token is " + SECRET + "\n");
+
+    assertThat(refused).isInstanceOf(Response.Rejected.class);
+    Response.Rejected<?> rejected = (Response.Rejected<?>) refused;
+    SyncState.Skip skip = StoreRefusal.skipOf(rejected.status(), rejected.error(), "sha256:x");
+    assertThat(skip.reason()).isEqualTo(SkipReason.SECRET);
+    assertThat(skip.inWords())
+        .contains("400 invalid_request_error: memory content appears to contain a credential")
+        .doesNotContain(SECRET);
+    assertThat(entries(reader, repo)).doesNotContainKey("token.md");
   }
 }

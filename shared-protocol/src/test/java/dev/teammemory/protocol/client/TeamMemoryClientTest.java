@@ -325,6 +325,33 @@ class TeamMemoryClientTest {
     assertThat(errorCode(response)).contains("entry_too_large");
   }
 
+  @Test
+  void theMemoryStoresErrorEnvelopeIsReadWithItsTypeAndMessage() {
+    server.enqueue(
+        json(
+            400,
+            "{\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\","
+                + "\"message\":\"content must be at most 102400 bytes\"}}"));
+
+    Response<?> response = client.memoryStores().create("memstore_1", "a.md", "a");
+
+    assertThat(response)
+        .isInstanceOfSatisfying(
+            Response.Rejected.class, rejected -> assertThat(rejected.status()).isEqualTo(400));
+    assertThat(errorMessage(response)).contains("content must be at most 102400 bytes");
+    assertThat(errorCode(response)).contains("invalid_request_error");
+  }
+
+  @Test
+  void aTeamMemoryErrorKeepsItsCodeAndMessage() {
+    server.enqueue(json(400, error("invalid_key", "key must not be empty")));
+
+    Response<?> response = client.put(REPO, Map.of("a.md", "a"), Optional.empty());
+
+    assertThat(errorCode(response)).contains("invalid_key");
+    assertThat(errorMessage(response)).contains("key must not be empty");
+  }
+
   @ParameterizedTest
   @ValueSource(ints = {400, 403, 409, 415, 422})
   void otherClientErrorsAreRejectedWithTheirStatus(int status) {
@@ -563,6 +590,12 @@ class TeamMemoryClientTest {
     assertThatThrownBy(() -> new TeamMemoryClient("ftp://example.org", token::get, USER_AGENT))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("baseUrl is not an http or https URL: ftp://example.org");
+  }
+
+  private static Optional<String> errorMessage(Response<?> response) {
+    return response instanceof Response.Rejected<?> rejected
+        ? rejected.error().flatMap(ErrorEnvelope::message)
+        : Optional.empty();
   }
 
   private static Optional<String> errorCode(Response<?> response) {
