@@ -360,4 +360,52 @@ abstract class SyncTransportContract {
         .doesNotContain(SECRET);
     assertThat(entries(reader, repo)).doesNotContainKey("token.md");
   }
+
+  @Test
+  void aDaemonJoiningAFilledRepositoryStartsOverFromTheStreamedExportOnlyWhenItIsWhole()
+      throws Exception {
+    bothHold(Map.of("a.md", "a\n", "c.md", "c\n"));
+    proxy.clear();
+    proxy.cutExports(true);
+
+    SyncEngine carol = daemon("carol", ServerProcess.BOB, SETTINGS);
+
+    if (perFile()) {
+      await(
+          "carol's first pull failed on the cut export",
+          DEADLINE,
+          () -> carol.state().lastError() != null && carol.state().lastError().contains("export"));
+      assertThat(fixture.teamDir("carol").resolve("a.md")).doesNotExist();
+      assertThat(carol.state().memoryStore().orElseThrow().version()).isZero();
+      proxy.cutExports(false);
+    }
+    await(
+        "carol has both files",
+        DEADLINE,
+        () ->
+            hasContent(fixture.teamDir("carol").resolve("a.md"), "a\n")
+                && hasContent(fixture.teamDir("carol").resolve("c.md"), "c\n"));
+    boolean exported =
+        proxy.exchanges().stream()
+            .anyMatch(
+                exchange ->
+                    exchange.method().equals("GET")
+                        && exchange.target().endsWith("/memories/export")
+                        && exchange.status() == 200);
+    boolean wholeGet =
+        proxy.exchanges().stream()
+            .anyMatch(
+                exchange ->
+                    exchange.method().equals("GET")
+                        && exchange.target().startsWith("/api/claude_code/team_memory?")
+                        && !exchange.target().contains("view=")
+                        && exchange.status() == 200);
+    assertThat(exported).isEqualTo(perFile());
+    assertThat(wholeGet).isEqualTo(!perFile());
+    if (perFile()) {
+      assertThat(carol.state().memoryStore().orElseThrow().version()).isPositive();
+      assertThat(carol.state().memoryStore().orElseThrow().memoryIds())
+          .containsOnlyKeys("a.md", "c.md");
+    }
+  }
 }
