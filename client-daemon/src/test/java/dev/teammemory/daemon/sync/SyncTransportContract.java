@@ -326,8 +326,12 @@ abstract class SyncTransportContract {
   void aFileWithASecretNeverLeavesTheMachine() throws Exception {
     SyncEngine alice = bothHold(Map.of("other.md", "other\n"))[0];
 
-    Files.writeString(
-        fixture.teamDir("alice").resolve("token.md"), "the token is " + SECRET + "\n");
+    // Moved in whole: a file created empty and then written could sync empty in between.
+    Path written = Files.writeString(root.resolve("token.md"), "the token is " + SECRET + "\n");
+    Files.move(
+        written,
+        fixture.teamDir("alice").resolve("token.md"),
+        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
 
     await(
         "alice reports the file as not synced",
@@ -406,6 +410,31 @@ abstract class SyncTransportContract {
       assertThat(carol.state().memoryStore().orElseThrow().version()).isPositive();
       assertThat(carol.state().memoryStore().orElseThrow().memoryIds())
           .containsOnlyKeys("a.md", "c.md");
+    }
+  }
+
+  @Test
+  void aPathTheStoreApiRefusesIsASkipWithTheServersMessage() throws Exception {
+    SyncEngine alice = bothHold(Map.of("other.md", "other\n"))[0];
+    // 21 segments: a valid team_memory key, deeper than the Memory Stores API's 20.
+    String deep = "d/".repeat(20) + "deep.md";
+    Path file = fixture.teamDir("alice").resolve(deep);
+    Files.createDirectories(file.getParent());
+
+    Files.writeString(file, "deep\n");
+
+    if (perFile()) {
+      await(
+          "alice reports the file as refused, in the server's words",
+          DEADLINE,
+          () -> alice.state().skipped().containsKey(deep));
+      SyncState.Skip skip = alice.state().skipped().get(deep);
+      assertThat(skip.reason()).isEqualTo(SkipReason.INVALID_NAME);
+      assertThat(skip.inWords())
+          .contains("400 invalid_request_error: path must be at most 20 segments deep");
+      assertThat(entries(reader, repo)).doesNotContainKey(deep);
+    } else {
+      await("the deep file landed", DEADLINE, () -> entries(reader, repo).containsKey(deep));
     }
   }
 }
