@@ -153,6 +153,9 @@ final class Puller {
           new PullOutcome.Offline(failure.reason());
       case Response.Unauthorized<ExportSummary> unauthorized ->
           new PullOutcome.NoAccess(Failures.unauthorized());
+      case Response.Rejected<ExportSummary> rejected when rejected.status() == 429 ->
+          // The server bounds the exports it streams at once: busy, so later.
+          new PullOutcome.Offline("the server is streaming too many exports at once (429)");
       case Response.Rejected<ExportSummary> rejected ->
           rejected.status() == 403
               ? new PullOutcome.NoAccess(Failures.forbidden(repo, "read"))
