@@ -30,10 +30,7 @@ final class Failures {
   static String describe(int status, Optional<ErrorEnvelope> error) {
     StringBuilder words = new StringBuilder().append(status);
     error.flatMap(ErrorEnvelope::errorCode).ifPresent(code -> words.append(' ').append(code));
-    error
-        .map(envelope -> envelope.error().message())
-        .filter(message -> message != null && !message.isBlank())
-        .ifPresent(message -> words.append(": ").append(message));
+    error.flatMap(ErrorEnvelope::message).ifPresent(message -> words.append(": ").append(message));
     return words.toString();
   }
 }

@@ -9,6 +9,7 @@ import dev.teammemory.protocol.VersionChanges;
 import dev.teammemory.protocol.client.MemoryStoreClient;
 import dev.teammemory.protocol.client.Response;
 import dev.teammemory.protocol.client.TeamMemoryClient;
+import dev.teammemory.protocol.store.ExportSummary;
 import dev.teammemory.protocol.store.MemoryPage;
 import dev.teammemory.protocol.store.StoredMemory;
 import java.io.IOException;
@@ -123,8 +124,93 @@ final class Puller {
     return apply(ledger, contents, deleted, changes.checksum(), OptionalLong.of(changes.version()));
   }
 
-  /** The whole repository (first sync or reset), then the memory id of every key. */
+  /**
+   * Starts over from the whole store (first sync or reset): the streamed export gives every memory
+   * with its id and the version it was read at, so the change feed follows on from there. Nothing
+   * is applied unless the export arrived whole. A server without the export (404), or one whose
+   * export does not name its version, is read as before: the {@code team_memory} GET, then the
+   * listing of ids.
+   */
   PullOutcome pullWhole(SyncLedger ledger) {
+    String storeId = ledger.storeId().orElseThrow();
+    Map<String, String> entries = new TreeMap<>();
+    Map<String, String> ids = new TreeMap<>();
+    Response<ExportSummary> response =
+        client
+            .memoryStores()
+            .export(
+                storeId,
+                memory -> {
+                  entries.put(memory.key(), memory.content());
+                  ids.put(memory.key(), memory.id());
+                });
+    return switch (response) {
+      case Response.Ok<ExportSummary> ok when ok.body().version().isPresent() ->
+          startOver(ledger, entries, ids, ok.body().version().getAsLong());
+      case Response.Ok<ExportSummary> unversioned -> pullWholeByTeamMemory(ledger);
+      case Response.NotFound<ExportSummary> noExport -> pullWholeByTeamMemory(ledger);
+      case Response.TransportFailure<ExportSummary> failure ->
+          new PullOutcome.Offline(failure.reason());
+      case Response.Unauthorized<ExportSummary> unauthorized ->
+          new PullOutcome.NoAccess(Failures.unauthorized());
+      case Response.Rejected<ExportSummary> rejected when rejected.status() == 429 ->
+          // The server bounds the exports it streams at once: busy, so later.
+          new PullOutcome.Offline("the server is streaming too many exports at once (429)");
+      case Response.Rejected<ExportSummary> rejected ->
+          rejected.status() == 403
+              ? new PullOutcome.NoAccess(Failures.forbidden(repo, "read"))
+              : new PullOutcome.Failed(
+                  "the server refused the export: "
+                      + Failures.describe(rejected.status(), rejected.error()));
+      case Response.NotModified<ExportSummary> notModified ->
+          new PullOutcome.Failed("the server answered an export with 304");
+      case Response.Conflict<ExportSummary> conflict ->
+          new PullOutcome.Failed("the server answered an export with 409");
+      case Response.TooManyEntries<ExportSummary> tooMany ->
+          new PullOutcome.Failed("the server answered an export with 413");
+    };
+  }
+
+  /**
+   * Applies a whole export. It has no tombstones, so a file this daemon synced that the store no
+   * longer has counts as deleted on the server, and goes here too when unchanged since; unless so
+   * many are missing at once ({@link PushPlanner#holdsDeletes}) that the store looks emptied or
+   * replaced rather than edited: then the files stay and the log says so.
+   */
+  private PullOutcome startOver(
+      SyncLedger ledger, Map<String, String> entries, Map<String, String> ids, long version) {
+    Map<String, String> checksums = new TreeMap<>();
+    entries.forEach((key, content) -> checksums.put(key, Checksums.ofContent(content)));
+    Map<String, String> gone = new TreeMap<>();
+    ledger
+        .syncedChecksums()
+        .forEach(
+            (key, checksum) -> {
+              if (!entries.containsKey(key)) {
+                gone.put(key, checksum);
+              }
+            });
+    if (PushPlanner.holdsDeletes(gone.size(), ledger.syncedChecksums().size())) {
+      LOG.warning(
+          repo
+              + ": the server no longer has "
+              + gone.size()
+              + " of the "
+              + ledger.syncedChecksums().size()
+              + " synced files; keeping them here (too many at once to be a teammate's deletes)");
+      gone.clear();
+    }
+    String repositoryChecksum = Checksums.ofRepository(checksums);
+    PullOutcome outcome = apply(ledger, entries, gone, repositoryChecksum);
+    if (outcome instanceof PullOutcome.Pulled) {
+      ledger.memoryIdsAre(ids);
+      ledger.versionIs(version, repositoryChecksum);
+    }
+    return outcome;
+  }
+
+  /** The whole repository by the {@code team_memory} GET, then the memory id of every key. */
+  private PullOutcome pullWholeByTeamMemory(SyncLedger ledger) {
     Response<RepositorySnapshot> response = client.fetch(repo, Optional.empty());
     if (!(response instanceof Response.Ok<RepositorySnapshot> ok)) {
       return pull(ledger, false);

@@ -72,6 +72,11 @@ final class PushPlanner {
     return new PushPlan(changed, skips, missing, deletes, hold);
   }
 
+  /** Whether {@code vanished} of {@code synced} files going at once looks like a mass delete. */
+  static boolean holdsDeletes(int vanished, int synced) {
+    return vanished >= MASS_DELETE_MIN && vanished * 10 > synced;
+  }
+
   private static Optional<String> holdReason(
       LocalSnapshot snapshot, boolean folderExists, Set<String> missing, SyncLedger ledger) {
     if (missing.isEmpty()) {
@@ -84,7 +89,7 @@ final class PushPlanner {
       return Optional.of("the team folder is empty");
     }
     int synced = ledger.syncedChecksums().size();
-    if (missing.size() >= MASS_DELETE_MIN && missing.size() * 10 > synced) {
+    if (holdsDeletes(missing.size(), synced)) {
       return Optional.of(
           "%d of %d synced files vanished together".formatted(missing.size(), synced));
     }

@@ -60,11 +60,12 @@ final class Pusher {
 
   /**
    * Pushes what changed: plans from one scan ({@link PushPlanner}), reads and checks the changed
-   * files, sends them, then sends the deletes that are due. {@code afterBatch} runs after every
-   * acknowledged request (the engine saves its state there), so a crash between requests resends
-   * nothing that the server acknowledged.
+   * files, sends them, then sends the deletes that are due. {@code save} saves the ledger; it runs
+   * every {@value Checkpoint#EVERY_FILES} acknowledged files ({@link Checkpoint}), and the engine
+   * saves when the push ends.
    */
-  PushOutcome push(SyncLedger ledger, Duration deleteDelay, Runnable afterBatch) {
+  PushOutcome push(SyncLedger ledger, Duration deleteDelay, Runnable save) {
+    Checkpoint checkpoint = new Checkpoint(save);
     LocalSnapshot snapshot;
     boolean folderExists = Files.isDirectory(folder.root());
     try {
@@ -116,12 +117,12 @@ final class Pusher {
         delta.isEmpty()
             ? new PushOutcome.NothingToPush()
             : ledger.storeId().isPresent()
-                ? sendPerFile(ledger, ledger.storeId().get(), delta, checksums, afterBatch)
-                : send(ledger, delta, checksums, afterBatch);
+                ? sendPerFile(ledger, ledger.storeId().get(), delta, checksums, checkpoint)
+                : send(ledger, delta, checksums, checkpoint);
     if (!(sent instanceof PushOutcome.Pushed) && !(sent instanceof PushOutcome.NothingToPush)) {
       return sent;
     }
-    Optional<PushOutcome> failedDelete = deleteDue(ledger, plan.deletes(), afterBatch);
+    Optional<PushOutcome> failedDelete = deleteDue(ledger, plan.deletes(), checkpoint);
     if (failedDelete.isPresent()) {
       return failedDelete.get();
     }
@@ -153,7 +154,7 @@ final class Pusher {
 
   /** Sends the due deletes one by one; empty unless one failed in a way that stops the push. */
   private Optional<PushOutcome> deleteDue(
-      SyncLedger ledger, List<PushPlan.Delete> deletes, Runnable afterDelete) {
+      SyncLedger ledger, List<PushPlan.Delete> deletes, Checkpoint checkpoint) {
     for (PushPlan.Delete delete : deletes) {
       Response<?> response =
           ledger.storeId().isPresent() && ledger.memoryId(delete.key()).isPresent()
@@ -204,7 +205,7 @@ final class Pusher {
             ledger.failed("the server answered a delete with 413");
       }
       ledger.wantPull();
-      afterDelete.run();
+      checkpoint.acknowledged(1);
     }
     return Optional.empty();
   }
@@ -221,7 +222,7 @@ final class Pusher {
       String storeId,
       Map<String, String> delta,
       Map<String, String> checksums,
-      Runnable afterEach) {
+      Checkpoint checkpoint) {
     MemoryStoreClient store = client.memoryStores();
     Map<String, String> large = new TreeMap<>();
     List<String> conflicts = new ArrayList<>();
@@ -240,7 +241,7 @@ final class Pusher {
           if (written.overTheirs()) {
             conflicts.add(key);
           }
-          afterEach.run();
+          checkpoint.acknowledged(1);
         }
         case FileResult.Skipped skipped -> ledger.skipped(key, skipped.skip());
         case FileResult.Stopped stopped -> {
@@ -249,7 +250,7 @@ final class Pusher {
       }
     }
     if (!large.isEmpty()) {
-      PushOutcome viaTeamMemory = send(ledger, large, checksums, afterEach);
+      PushOutcome viaTeamMemory = send(ledger, large, checksums, checkpoint);
       if (!(viaTeamMemory instanceof PushOutcome.Pushed pushed)) {
         return sent == 0 ? viaTeamMemory : new PushOutcome.Pushed(sent, sent, conflicts);
       }
@@ -334,13 +335,9 @@ final class Pusher {
         if (rejected.status() == 403) {
           yield new FileResult.Stopped(new PushOutcome.NoAccess(Failures.forbidden(repo, "write")));
         }
-        SkipReason reason =
-            rejected.status() == 400 && mentionsCredential(rejected)
-                ? SkipReason.SECRET
-                : SkipReason.REJECTED;
-        String detail = "the server refused it (" + rejected.status() + ")";
-        LOG.warning(repo + ": the server refused " + Display.key(key) + " (" + detail + ")");
-        yield new FileResult.Skipped(new SyncState.Skip(reason, detail, checksum));
+        SyncState.Skip skip = StoreRefusal.skipOf(rejected.status(), rejected.error(), checksum);
+        LOG.warning(repo + ": the server refused " + Display.key(key) + " (" + skip.detail() + ")");
+        yield new FileResult.Skipped(skip);
       }
       case Response.Unauthorized<StoredMemory> unauthorized ->
           new FileResult.Stopped(new PushOutcome.NoAccess(Failures.unauthorized()));
@@ -380,122 +377,170 @@ final class Pusher {
     return Optional.empty();
   }
 
-  /** The API's secret refusal is a 400 whose message names a credential (MEMORY-STORES.md). */
-  private static boolean mentionsCredential(Response.Rejected<StoredMemory> rejected) {
-    return rejected
-        .error()
-        .map(error -> String.valueOf(error.error().message()))
-        .orElse("")
-        .contains("credential");
-  }
-
-  /** Sends {@code delta} as {@code team_memory} PUTs chained on the repository checksum. */
+  /**
+   * Sends {@code delta} as {@code team_memory} PUTs chained on the repository checksum. Each round
+   * plans batches from what is left and sends them until one answer needs a new plan: a {@code 412}
+   * (probe the server, drop what it already has, retry) or the entry cap (keep what fits, retry),
+   * each a bounded number of times.
+   */
   private PushOutcome send(
       SyncLedger ledger,
       Map<String, String> delta,
       Map<String, String> checksums,
-      Runnable afterBatch) {
+      Checkpoint checkpoint) {
+    Tally tally = new Tally();
     int preconditionRetries = 0;
     int capRetries = 0;
-    int pushedKeys = 0;
-    int batchesSent = 0;
-    Set<String> pushed = new TreeSet<>();
-    Set<String> conflicts = new LinkedHashSet<>();
-    attempt:
     while (!delta.isEmpty()) {
-      for (Map<String, String> planned : BatchPlanner.plan(delta, BatchPlanner.MAX_BATCH_BYTES)) {
-        Map<String, String> batch = new TreeMap<>(planned);
-        while (!batch.isEmpty()) {
-          Response<PutResponse> response =
-              client.put(repo, batch, Optional.of(ledger.repositoryChecksum()));
-          switch (response) {
-            case Response.Ok<PutResponse> ok -> {
-              for (String key : batch.keySet()) {
-                String sent = checksums.get(key);
-                ledger.acknowledged(key, sent, ok.body().entryChecksums().getOrDefault(key, sent));
-              }
-              ledger.repositoryIs(ok.body().checksum());
-              delta.keySet().removeAll(batch.keySet());
-              pushedKeys += batch.size();
-              pushed.addAll(batch.keySet());
-              batchesSent++;
-              batch.clear();
-              afterBatch.run();
-            }
-            case Response.Conflict<PutResponse> conflict -> {
-              if (preconditionRetries == MAX_PRECONDITION_RETRIES) {
-                return new PushOutcome.Conflict(
-                    "the repository changed during every one of "
-                        + (MAX_PRECONDITION_RETRIES + 1)
-                        + " attempts (412); retrying later");
-              }
-              preconditionRetries++;
-              Optional<PushOutcome> failed = probe(ledger, delta, checksums, conflicts);
-              if (failed.isPresent()) {
-                return failed.get();
-              }
-              continue attempt;
-            }
-            case Response.TooManyEntries<PutResponse> tooMany -> {
-              ledger.learnedCap(tooMany.maxEntries());
-              LOG.warning(
-                  repo + ": the server holds at most " + tooMany.maxEntries() + " entries (413)");
-              if (capRetries++ == MAX_CAP_RETRIES) {
-                return new PushOutcome.Rejected(
-                    "the server's entry cap of " + tooMany.maxEntries() + " is reached");
-              }
-              applyCap(ledger, delta, checksums);
-              continue attempt;
-            }
-            case Response.Rejected<PutResponse> rejected -> {
-              Set<String> named = keysNamed(rejected.error(), batch.keySet());
-              Optional<SkipReason> dropReason = dropReason(rejected);
-              if (dropReason.isPresent() && !named.isEmpty()) {
-                for (String key : named) {
-                  String detail = detailFor(rejected, key);
-                  ledger.skipped(
-                      key, new SyncState.Skip(dropReason.get(), detail, checksums.get(key)));
-                  LOG.warning(
-                      repo
-                          + ": the server refused "
-                          + Display.key(key)
-                          + " ("
-                          + detail
-                          + "); sending the rest");
-                  batch.remove(key);
-                  delta.remove(key);
-                }
-                continue;
-              }
-              if (rejected.status() == 403) {
-                return new PushOutcome.NoAccess(Failures.forbidden(repo, "write"));
-              }
-              return new PushOutcome.Rejected(
-                  "the server refused the push: "
-                      + Failures.describe(rejected.status(), rejected.error()));
-            }
-            case Response.NotFound<PutResponse> notFound -> {
-              return new PushOutcome.NoAccess(Failures.notFoundOnPut(repo));
-            }
-            case Response.Unauthorized<PutResponse> unauthorized -> {
-              return new PushOutcome.NoAccess(Failures.unauthorized());
-            }
-            case Response.TransportFailure<PutResponse> failure -> {
-              return new PushOutcome.Offline(failure.reason());
-            }
-            case Response.NotModified<PutResponse> notModified -> {
-              return new PushOutcome.Rejected("the server answered a push with 304");
-            }
+      switch (sendBatches(ledger, delta, checksums, checkpoint, tally)) {
+        case BatchResult.Sent sent -> {}
+        case BatchResult.StaleChecksum stale -> {
+          if (preconditionRetries++ == MAX_PRECONDITION_RETRIES) {
+            return new PushOutcome.Conflict(
+                "the repository changed during every one of "
+                    + (MAX_PRECONDITION_RETRIES + 1)
+                    + " attempts (412); retrying later");
           }
+          Optional<PushOutcome> failed = probe(ledger, delta, checksums, tally.conflicts);
+          if (failed.isPresent()) {
+            return failed.get();
+          }
+        }
+        case BatchResult.OverCap over -> {
+          ledger.learnedCap(over.maxEntries());
+          LOG.warning(repo + ": the server holds at most " + over.maxEntries() + " entries (413)");
+          if (capRetries++ == MAX_CAP_RETRIES) {
+            return new PushOutcome.Rejected(
+                "the server's entry cap of " + over.maxEntries() + " is reached");
+          }
+          applyCap(ledger, delta, checksums);
+        }
+        case BatchResult.Stopped stopped -> {
+          return stopped.outcome();
         }
       }
     }
-    findTheirVersions(ledger, pushed);
-    if (pushedKeys == 0) {
+    findTheirVersions(ledger, tally.pushed);
+    if (tally.pushed.isEmpty()) {
       return new PushOutcome.NothingToPush();
     }
     ledger.pushed();
-    return new PushOutcome.Pushed(pushedKeys, batchesSent, List.copyOf(conflicts));
+    return new PushOutcome.Pushed(tally.pushed.size(), tally.batches, List.copyOf(tally.conflicts));
+  }
+
+  /** What sending one round of {@code team_memory} batches came to. */
+  private sealed interface BatchResult {
+    /** Every batch of the round is on the server (or its refused keys are skipped). */
+    record Sent() implements BatchResult {}
+
+    /** {@code 412}: the repository is not at the checksum we sent; nothing of this batch landed. */
+    record StaleChecksum() implements BatchResult {}
+
+    /** {@code 413} with the entry cap: the batch would exceed {@code maxEntries}. */
+    record OverCap(int maxEntries) implements BatchResult {}
+
+    /** The push stops (offline, no access, refused); the outcome says why. */
+    record Stopped(PushOutcome outcome) implements BatchResult {}
+  }
+
+  /** What the {@code team_memory} rounds of one push sent so far. */
+  private static final class Tally {
+    final Set<String> pushed = new TreeSet<>();
+    final Set<String> conflicts = new LinkedHashSet<>();
+    int batches;
+  }
+
+  /** Plans {@code delta} into batches and sends them in order, stopping at the first setback. */
+  private BatchResult sendBatches(
+      SyncLedger ledger,
+      Map<String, String> delta,
+      Map<String, String> checksums,
+      Checkpoint checkpoint,
+      Tally tally) {
+    for (Map<String, String> planned : BatchPlanner.plan(delta, BatchPlanner.MAX_BATCH_BYTES)) {
+      BatchResult result =
+          sendBatch(ledger, new TreeMap<>(planned), delta, checksums, checkpoint, tally);
+      if (!(result instanceof BatchResult.Sent)) {
+        return result;
+      }
+    }
+    return new BatchResult.Sent();
+  }
+
+  /**
+   * PUTs one batch. When the server refuses keys it names (a secret, an entry too large, a bad
+   * key), those are skipped and the rest of the batch is sent again.
+   */
+  private BatchResult sendBatch(
+      SyncLedger ledger,
+      Map<String, String> batch,
+      Map<String, String> delta,
+      Map<String, String> checksums,
+      Checkpoint checkpoint,
+      Tally tally) {
+    while (!batch.isEmpty()) {
+      Response<PutResponse> response =
+          client.put(repo, batch, Optional.of(ledger.repositoryChecksum()));
+      switch (response) {
+        case Response.Ok<PutResponse> ok -> {
+          for (String key : batch.keySet()) {
+            String sent = checksums.get(key);
+            ledger.acknowledged(key, sent, ok.body().entryChecksums().getOrDefault(key, sent));
+          }
+          ledger.repositoryIs(ok.body().checksum());
+          delta.keySet().removeAll(batch.keySet());
+          tally.pushed.addAll(batch.keySet());
+          tally.batches++;
+          checkpoint.acknowledged(batch.size());
+          return new BatchResult.Sent();
+        }
+        case Response.Conflict<PutResponse> conflict -> {
+          return new BatchResult.StaleChecksum();
+        }
+        case Response.TooManyEntries<PutResponse> tooMany -> {
+          return new BatchResult.OverCap(tooMany.maxEntries());
+        }
+        case Response.Rejected<PutResponse> rejected -> {
+          Set<String> named = keysNamed(rejected.error(), batch.keySet());
+          Optional<SkipReason> dropReason = dropReason(rejected);
+          if (dropReason.isEmpty() || named.isEmpty()) {
+            return new BatchResult.Stopped(
+                rejected.status() == 403
+                    ? new PushOutcome.NoAccess(Failures.forbidden(repo, "write"))
+                    : new PushOutcome.Rejected(
+                        "the server refused the push: "
+                            + Failures.describe(rejected.status(), rejected.error())));
+          }
+          for (String key : named) {
+            String detail = detailFor(rejected, key);
+            ledger.skipped(key, new SyncState.Skip(dropReason.get(), detail, checksums.get(key)));
+            LOG.warning(
+                repo
+                    + ": the server refused "
+                    + Display.key(key)
+                    + " ("
+                    + detail
+                    + "); sending the rest");
+            batch.remove(key);
+            delta.remove(key);
+          }
+        }
+        case Response.NotFound<PutResponse> notFound -> {
+          return new BatchResult.Stopped(new PushOutcome.NoAccess(Failures.notFoundOnPut(repo)));
+        }
+        case Response.Unauthorized<PutResponse> unauthorized -> {
+          return new BatchResult.Stopped(new PushOutcome.NoAccess(Failures.unauthorized()));
+        }
+        case Response.TransportFailure<PutResponse> failure -> {
+          return new BatchResult.Stopped(new PushOutcome.Offline(failure.reason()));
+        }
+        case Response.NotModified<PutResponse> notModified -> {
+          return new BatchResult.Stopped(
+              new PushOutcome.Rejected("the server answered a push with 304"));
+        }
+      }
+    }
+    return new BatchResult.Sent();
   }
 
   /** After a 412: learn what the server holds, note conflicts, drop what is already there. */

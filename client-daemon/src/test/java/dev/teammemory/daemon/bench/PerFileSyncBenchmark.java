@@ -35,10 +35,13 @@ import java.util.concurrent.CountDownLatch;
  *   <li>8 daemons each writing 15 different files at the same moment: landed, conflicts, writes per
  *       file;
  *   <li>fan-out: 100 followers (engines in this JVM), one edit: time until each holds it (p50, p99,
- *       all) and the server's CPU time per edit.
+ *       all) and the server's CPU time per edit;
+ *   <li>a follower's first sync (the streamed export) at 1,000 and 10,000 entries: time and bytes;
+ *       a daemon's first push of 1,000 files of 1 KB to an empty repository: time.
  * </ol>
  *
- * Run: {@code deploy/scripts/benchmark.sh per-file-sync [EDITS=10] [FOLLOWERS=100]}.
+ * Run: {@code deploy/scripts/benchmark.sh per-file-sync [EDITS=10] [FOLLOWERS=100]}; {@code
+ * -Dbench.parts=first} measures only the first sync and the first push.
  */
 public final class PerFileSyncBenchmark {
 
@@ -62,12 +65,16 @@ public final class PerFileSyncBenchmark {
             + System.getProperty("java.version"));
     try (ServerProcess server =
         ServerProcess.start(root.resolve("server"), "TMEM_LIMITS_MAX_ENTRIES=20000")) {
+      boolean all = !System.getProperty("bench.parts", "all").equals("first");
       for (int entries : List.of(1_000, 10_000)) {
-        bytesForOneEdit(server, root.resolve("bytes-" + entries), entries);
+        bytesForOneEdit(server, root.resolve("bytes-" + entries), entries, all);
       }
-      editToVisible(server, root.resolve("latency"), edits);
-      eightWriters(server, root.resolve("writers"));
-      fanOut(server, root.resolve("fan-out"), followers);
+      firstPush(server, root.resolve("first-push"), 1_000);
+      if (all) {
+        editToVisible(server, root.resolve("latency"), edits);
+        eightWriters(server, root.resolve("writers"));
+        fanOut(server, root.resolve("fan-out"), followers);
+      }
     }
   }
 
@@ -101,10 +108,11 @@ public final class PerFileSyncBenchmark {
     }
   }
 
-  private static void bytesForOneEdit(ServerProcess server, Path dir, int entries)
+  private static void bytesForOneEdit(ServerProcess server, Path dir, int entries, boolean edit)
       throws Exception {
     String repo = "bench/bytes-" + entries;
     seed(server.url(), repo, entries);
+    long started = System.nanoTime();
     try (RecordingProxy proxy = RecordingProxy.start(server.url());
         SyncEngine follower =
             engine(
@@ -118,6 +126,18 @@ public final class PerFileSyncBenchmark {
           () ->
               follower.state().memoryStore().map(SyncState.StoreSync::version).orElse(0L) > 0
                   && follower.state().syncedChecksums().size() == entries);
+      long firstSync = System.nanoTime() - started;
+      long firstBytes = 0;
+      for (RecordingProxy.Exchange exchange : proxy.exchanges()) {
+        firstBytes += exchange.requestBytes() + exchange.responseBytes();
+      }
+      System.out.printf(
+          "first sync of a follower, %,d entries: %,d ms (engine start to holding all), %,d bytes"
+              + " in %d request(s)%n",
+          entries, firstSync / 1_000_000, firstBytes, proxy.exchanges().size());
+      if (!edit) {
+        return;
+      }
       Thread.sleep(1_000); // the follower's long poll is waiting again
       proxy.clear();
       String edited = KILOBYTE.replace("fact", "FACT") + "edited\n";
@@ -148,6 +168,34 @@ public final class PerFileSyncBenchmark {
       System.out.printf(
           "one 1 KB edit, %,d entries: follower wire %,d bytes in %d request(s)%n",
           entries, bytes, proxy.exchanges().size());
+    }
+  }
+
+  /**
+   * A daemon that finds {@code files} local files of 1 KB and an empty repository: time to push.
+   */
+  private static void firstPush(ServerProcess server, Path dir, int files) throws Exception {
+    String repo = "bench/first-push";
+    Path team = Files.createDirectories(dir.resolve("alice/team"));
+    for (int i = 0; i < files; i++) {
+      Path file = team.resolve("topic-" + (i % 50) + "/note-" + i + ".md");
+      Files.createDirectories(file.getParent());
+      Files.writeString(file, KILOBYTE + i + "\n");
+    }
+    long started = System.nanoTime();
+    try (SyncEngine alice =
+        engine(
+            server.url(),
+            ServerProcess.ALICE,
+            repo,
+            dir.resolve("alice"),
+            SyncSettings.defaults())) {
+      Conditions.await(
+          "every file is pushed", DEADLINE, () -> alice.state().syncedChecksums().size() == files);
+      long took = System.nanoTime() - started;
+      System.out.printf(
+          "first push of %,d files of 1 KB (per-file transport): %,d ms, %.1f ms per file%n",
+          files, took / 1_000_000, took / 1e6 / files);
     }
   }
 

@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -325,8 +326,12 @@ abstract class SyncTransportContract {
   void aFileWithASecretNeverLeavesTheMachine() throws Exception {
     SyncEngine alice = bothHold(Map.of("other.md", "other\n"))[0];
 
-    Files.writeString(
-        fixture.teamDir("alice").resolve("token.md"), "the token is " + SECRET + "\n");
+    // Moved in whole: a file created empty and then written could sync empty in between.
+    Path written = Files.writeString(root.resolve("token.md"), "the token is " + SECRET + "\n");
+    Files.move(
+        written,
+        fixture.teamDir("alice").resolve("token.md"),
+        java.nio.file.StandardCopyOption.ATOMIC_MOVE);
 
     await(
         "alice reports the file as not synced",
@@ -336,5 +341,100 @@ abstract class SyncTransportContract {
                 && alice.state().skipped().get("token.md").reason() == SkipReason.SECRET);
     assertThat(entries(reader, repo)).doesNotContainKey("token.md");
     assertThat(proxy.anyBodyContains(SECRET)).isFalse();
+  }
+
+  @Test
+  void theStoreApisRefusalOfACredentialReadsAsTheSecretSkipWithTheServersMessage()
+      throws Exception {
+    Assumptions.assumeTrue(perFile(), "only the Memory Stores API answers this envelope");
+    SyncEngine alice = bothHold(Map.of("other.md", "other\n"))[0];
+    String path = alice.state().memoryStore().orElseThrow().path();
+    String storeId = path.substring(path.lastIndexOf('/') + 1);
+    TeamMemoryClient writer = fixture.client(server.url(), ServerProcess.ALICE);
+
+    Response<?> refused =
+        writer.memoryStores().create(storeId, "token.md", "the token is " + SECRET + "\n");
+
+    assertThat(refused).isInstanceOf(Response.Rejected.class);
+    Response.Rejected<?> rejected = (Response.Rejected<?>) refused;
+    SyncState.Skip skip = StoreRefusal.skipOf(rejected.status(), rejected.error(), "sha256:x");
+    assertThat(skip.reason()).isEqualTo(SkipReason.SECRET);
+    assertThat(skip.inWords())
+        .contains("400 invalid_request_error: memory content appears to contain a credential")
+        .doesNotContain(SECRET);
+    assertThat(entries(reader, repo)).doesNotContainKey("token.md");
+  }
+
+  @Test
+  void aDaemonJoiningAFilledRepositoryStartsOverFromTheStreamedExportOnlyWhenItIsWhole()
+      throws Exception {
+    bothHold(Map.of("a.md", "a\n", "c.md", "c\n"));
+    proxy.clear();
+    proxy.cutExports(true);
+
+    SyncEngine carol = daemon("carol", ServerProcess.BOB, SETTINGS);
+
+    if (perFile()) {
+      await(
+          "carol's first pull failed on the cut export",
+          DEADLINE,
+          () -> carol.state().lastError() != null && carol.state().lastError().contains("export"));
+      assertThat(fixture.teamDir("carol").resolve("a.md")).doesNotExist();
+      assertThat(carol.state().memoryStore().orElseThrow().version()).isZero();
+      proxy.cutExports(false);
+    }
+    await(
+        "carol has both files",
+        DEADLINE,
+        () ->
+            hasContent(fixture.teamDir("carol").resolve("a.md"), "a\n")
+                && hasContent(fixture.teamDir("carol").resolve("c.md"), "c\n"));
+    boolean exported =
+        proxy.exchanges().stream()
+            .anyMatch(
+                exchange ->
+                    exchange.method().equals("GET")
+                        && exchange.target().endsWith("/memories/export")
+                        && exchange.status() == 200);
+    boolean wholeGet =
+        proxy.exchanges().stream()
+            .anyMatch(
+                exchange ->
+                    exchange.method().equals("GET")
+                        && exchange.target().startsWith("/api/claude_code/team_memory?")
+                        && !exchange.target().contains("view=")
+                        && exchange.status() == 200);
+    assertThat(exported).isEqualTo(perFile());
+    assertThat(wholeGet).isEqualTo(!perFile());
+    if (perFile()) {
+      assertThat(carol.state().memoryStore().orElseThrow().version()).isPositive();
+      assertThat(carol.state().memoryStore().orElseThrow().memoryIds())
+          .containsOnlyKeys("a.md", "c.md");
+    }
+  }
+
+  @Test
+  void aPathTheStoreApiRefusesIsASkipWithTheServersMessage() throws Exception {
+    SyncEngine alice = bothHold(Map.of("other.md", "other\n"))[0];
+    // 21 segments: a valid team_memory key, deeper than the Memory Stores API's 20.
+    String deep = "d/".repeat(20) + "deep.md";
+    Path file = fixture.teamDir("alice").resolve(deep);
+    Files.createDirectories(file.getParent());
+
+    Files.writeString(file, "deep\n");
+
+    if (perFile()) {
+      await(
+          "alice reports the file as refused, in the server's words",
+          DEADLINE,
+          () -> alice.state().skipped().containsKey(deep));
+      SyncState.Skip skip = alice.state().skipped().get(deep);
+      assertThat(skip.reason()).isEqualTo(SkipReason.INVALID_NAME);
+      assertThat(skip.inWords())
+          .contains("400 invalid_request_error: path must be at most 20 segments deep");
+      assertThat(entries(reader, repo)).doesNotContainKey(deep);
+    } else {
+      await("the deep file landed", DEADLINE, () -> entries(reader, repo).containsKey(deep));
+    }
   }
 }

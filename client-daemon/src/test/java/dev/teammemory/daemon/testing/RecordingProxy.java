@@ -67,6 +67,7 @@ public final class RecordingProxy implements AutoCloseable {
   private volatile String upstream;
   private volatile Hold hold;
   private volatile boolean withoutMemoryStores;
+  private volatile boolean cutExports;
 
   private RecordingProxy(String upstream) throws IOException {
     this.upstream = upstream;
@@ -100,6 +101,15 @@ public final class RecordingProxy implements AutoCloseable {
    */
   public RecordingProxy withoutMemoryStores() {
     withoutMemoryStores = true;
+    return this;
+  }
+
+  /**
+   * While on, every memory store export reaches the client without its last ({@code complete})
+   * line, as when a connection drops at the very end.
+   */
+  public RecordingProxy cutExports(boolean on) {
+    cutExports = on;
     return this;
   }
 
@@ -182,6 +192,9 @@ public final class RecordingProxy implements AutoCloseable {
                 }
               });
       byte[] responseBody = response.body();
+      if (cutExports && uri.getRawPath().endsWith("/memories/export")) {
+        responseBody = withoutLastLine(responseBody);
+      }
       exchange.sendResponseHeaders(
           response.statusCode(), responseBody.length == 0 ? -1 : responseBody.length);
       if (responseBody.length > 0) {
@@ -194,6 +207,14 @@ public final class RecordingProxy implements AutoCloseable {
     } catch (IOException e) {
       // The client went away (a killed daemon): the request was still forwarded and recorded.
     }
+  }
+
+  private static byte[] withoutLastLine(byte[] body) {
+    int end = body.length - 1; // the last line's newline
+    while (end > 0 && body[end - 1] != '\n') {
+      end--;
+    }
+    return java.util.Arrays.copyOf(body, Math.max(end, 0));
   }
 
   private static long headerBytes(java.util.Map<String, List<String>> headers) {

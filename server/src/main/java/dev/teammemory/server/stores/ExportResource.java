@@ -57,6 +57,7 @@ public class ExportResource {
   private static final byte[] NEWLINE = {'\n'};
 
   private static final String STORE = "SELECT id, slug FROM repository WHERE store_id = ?";
+  private static final String VERSION = "SELECT version FROM repository WHERE id = ?";
   private static final String FULL =
       "SELECT memory_id, entry_key, content, checksum, updated_at FROM memory_entry"
           + " WHERE repository_id = ? AND NOT deleted ORDER BY entry_key COLLATE \"C\"";
@@ -155,8 +156,12 @@ public class ExportResource {
     try (Connection connection = dataSource.getConnection()) {
       // One read-only transaction: the cursor (fetch size > 0 needs autocommit off) reads one
       // snapshot a few rows at a time.
+      // Repeatable read makes the version and the memories one snapshot, so a daemon that starts
+      // over from the export follows the change feed from exactly that version.
       connection.setAutoCommit(false);
       connection.setReadOnly(true);
+      int isolation = connection.getTransactionIsolation();
+      connection.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
       try (PreparedStatement statement = connection.prepareStatement(basic ? BASIC : FULL)) {
         statement.setFetchSize(config.fetchSize());
         statement.setLong(1, store.id());
@@ -164,7 +169,10 @@ public class ExportResource {
         Map<String, Object> first = new LinkedHashMap<>();
         first.put("type", "store");
         if (basic) {
+          // Claude Code checks this line exactly; the version is for the daemon's full export.
           first.put("view", "basic");
+        } else {
+          first.put("version", version(connection, store.id()));
         }
         line.write(json.writeValueAsBytes(first));
         try (ResultSet rows = statement.executeQuery()) {
@@ -183,6 +191,7 @@ public class ExportResource {
         connection.rollback();
         connection.setReadOnly(false);
         connection.setAutoCommit(true);
+        connection.setTransactionIsolation(isolation);
       }
     } catch (SQLException e) {
       // The status is sent: the client learns of the failure by the missing complete line, and
@@ -195,6 +204,16 @@ public class ExportResource {
       throw e;
     } finally {
       check.cancel(false);
+    }
+  }
+
+  /** The repository's version (an extension of the store line: the change feed's version). */
+  private static long version(Connection connection, long repositoryId) throws SQLException {
+    try (PreparedStatement statement = connection.prepareStatement(VERSION)) {
+      statement.setLong(1, repositoryId);
+      try (ResultSet row = statement.executeQuery()) {
+        return row.next() ? row.getLong(1) : 0;
+      }
     }
   }
 

@@ -88,7 +88,20 @@ class ExportResourceTest {
     assertThat(response.contentType()).startsWith("application/x-ndjson");
     List<JsonNode> lines = lines(response.asString());
     assertThat(lines).hasSize(4);
-    assertThat(lines.get(0).toString()).isEqualTo("{\"type\":\"store\"}");
+    // The store line carries the repository's version, the one its hashes view names.
+    long version =
+        as(READER)
+            .queryParam("repo", repo)
+            .queryParam("view", "hashes")
+            .get(PATH)
+            .then()
+            .statusCode(200)
+            .extract()
+            .jsonPath()
+            .getLong("version");
+    assertThat(version).isPositive();
+    assertThat(lines.get(0).toString())
+        .isEqualTo("{\"type\":\"store\",\"version\":" + version + "}");
     JsonNode first = lines.get(1);
     assertThat(first.get("type").asText()).isEqualTo("memory");
     assertThat(first.get("id").asText()).matches("mem_[A-Za-z0-9_-]{1,120}");

@@ -3,14 +3,25 @@ package dev.teammemory.protocol.client;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.teammemory.protocol.ProtocolJson;
+import dev.teammemory.protocol.store.ExportSummary;
 import dev.teammemory.protocol.store.MemoryDeleted;
 import dev.teammemory.protocol.store.MemoryPage;
 import dev.teammemory.protocol.store.StoreRef;
 import dev.teammemory.protocol.store.StoredMemory;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.function.Consumer;
 import okhttp3.HttpUrl;
 import okhttp3.MediaType;
 import okhttp3.Request;
@@ -95,6 +106,92 @@ public final class MemoryStoreClient {
             .addQueryParameter("limit", Integer.toString(PAGE_SIZE));
     page.ifPresent(cursor -> url.addQueryParameter("page", cursor));
     return send(owner.authorized(url.build()).get().build(), MemoryPage.class);
+  }
+
+  /**
+   * {@code GET …/memories/export}: every memory with its content, handed to {@code each} line by
+   * line as the NDJSON arrives. The answer is {@link Response.Ok} only when the last line is the
+   * {@code complete} line and counts exactly the memories read; an export cut short, miscounted or
+   * not NDJSON is a {@link Response.TransportFailure}, and the caller must then discard what {@code
+   * each} collected. A {@code 404} is a server without the export.
+   */
+  public Response<ExportSummary> export(String storeId, Consumer<StoredMemory> each) {
+    requireNonNull(each, "each is null");
+    HttpUrl url = memories(storeId).addPathSegment("export").build();
+    Request request = owner.authorized(url).header("Accept", "application/x-ndjson").get().build();
+    String call = "GET " + url.encodedPath();
+    return owner.stream(request, body -> readExport(call, body, each));
+  }
+
+  private static Response<ExportSummary> readExport(
+      String call, InputStream body, Consumer<StoredMemory> each) throws IOException {
+    ObjectMapper json = ProtocolJson.mapper();
+    BufferedReader lines = new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8));
+    long count = 0;
+    long lineNumber = 0;
+    OptionalLong version = OptionalLong.empty();
+    String line;
+    while ((line = lines.readLine()) != null) {
+      lineNumber++;
+      if (line.isBlank()) {
+        continue;
+      }
+      JsonNode node;
+      try {
+        node = json.readTree(line);
+      } catch (JsonProcessingException e) {
+        return broken(call, "line " + lineNumber + " is not valid JSON");
+      }
+      switch (node.path("type").asText("")) {
+        case "store" -> {
+          if (node.path("version").canConvertToExactIntegral()) {
+            version = OptionalLong.of(node.path("version").asLong());
+          }
+        }
+        case "memory" -> {
+          StoredMemory memory;
+          try {
+            memory = json.treeToValue(node, StoredMemory.class);
+          } catch (JsonProcessingException | RuntimeException e) {
+            // The parser's own words could quote the content; the line number is enough.
+            return broken(call, "line " + lineNumber + " is not a valid memory");
+          }
+          if (memory.contentIfRead().isEmpty()) {
+            return broken(call, "line " + lineNumber + " has no content");
+          }
+          each.accept(memory);
+          count++;
+        }
+        case "complete" -> {
+          long counted = node.path("memory_count").asLong(-1);
+          long errors = node.path("error_count").asLong(0);
+          if (counted != count || errors != 0) {
+            return broken(
+                call,
+                "the complete line counts "
+                    + counted
+                    + " memories and "
+                    + errors
+                    + " errors, but "
+                    + count
+                    + " arrived");
+          }
+          if (lines.readLine() != null) {
+            return broken(call, "lines follow the complete line");
+          }
+          return new Response.Ok<>(new ExportSummary(count, version), Optional.empty());
+        }
+        default -> {
+          // A line type this client does not know carries nothing it needs.
+        }
+      }
+    }
+    return broken(call, "the export ended after " + count + " memories without its complete line");
+  }
+
+  private static <T> Response<T> broken(String call, String why) {
+    return new Response.TransportFailure<>(
+        call + ": incomplete export: " + why, OptionalInt.of(200));
   }
 
   /** The API's {@code 409} is its precondition failure: a {@link Response.Conflict} here. */

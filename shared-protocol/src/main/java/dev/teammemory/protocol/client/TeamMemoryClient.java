@@ -280,6 +280,36 @@ public final class TeamMemoryClient implements AutoCloseable {
     return execute(http, request, bodyType);
   }
 
+  /** Reads a successful answer's body as it arrives; anything else is read as {@code send} does. */
+  @FunctionalInterface
+  interface BodyStream<T> {
+    Response<T> read(java.io.InputStream body) throws IOException;
+  }
+
+  /**
+   * Sends {@code request} and hands a {@code 2xx} body to {@code reader} as a stream, so a body of
+   * any length is never held whole. The call has no overall time limit (a body's length grows with
+   * what it carries); a stall still ends it at the read timeout.
+   */
+  <T> Response<T> stream(Request request, BodyStream<T> reader) {
+    String call = request.method() + " " + request.url().encodedPath();
+    OkHttpClient unbounded = http.newBuilder().callTimeout(Duration.ZERO).build();
+    try (okhttp3.Response response = unbounded.newCall(request).execute()) {
+      int status = response.code();
+      if (status >= 200 && status < 300) {
+        return reader.read(response.body().byteStream());
+      }
+      @SuppressWarnings("unchecked")
+      Response<T> other =
+          (Response<T>)
+              interpret(
+                  call, status, response.header("ETag"), response.body().bytes(), Object.class);
+      return other;
+    } catch (IOException e) {
+      return new Response.TransportFailure<>(call + " failed: " + describe(e), OptionalInt.empty());
+    }
+  }
+
   /** Releases the connection pool and threads of a client this class built; not a caller's. */
   @Override
   public void close() {

@@ -13,6 +13,7 @@ import dev.teammemory.protocol.ErrorEnvelope;
 import dev.teammemory.protocol.HashesView;
 import dev.teammemory.protocol.PutResponse;
 import dev.teammemory.protocol.RepositorySnapshot;
+import dev.teammemory.protocol.store.ExportSummary;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -325,6 +326,121 @@ class TeamMemoryClientTest {
     assertThat(errorCode(response)).contains("entry_too_large");
   }
 
+  private static final String SHA_A = Checksums.ofContent("a").substring("sha256:".length());
+
+  private static String memoryLine(String id, String key) {
+    return "{\"type\":\"memory\",\"id\":\""
+        + id
+        + "\",\"path\":\"/"
+        + key
+        + "\",\"content\":\"a\",\"content_sha256\":\""
+        + SHA_A
+        + "\",\"updated_at\":\"2026-01-01T00:00:00Z\"}\n";
+  }
+
+  private static MockResponse ndjson(String body) {
+    return new MockResponse.Builder()
+        .code(200)
+        .addHeader("Content-Type", "application/x-ndjson")
+        .body(body)
+        .build();
+  }
+
+  @Test
+  void aWholeExportHandsOverEachMemoryAndTheVersionOfItsStoreLine() throws Exception {
+    server.enqueue(
+        ndjson(
+            "{\"type\":\"store\",\"version\":7}\n"
+                + memoryLine("mem_1", "a.md")
+                + memoryLine("mem_2", "b/c.md")
+                + "{\"type\":\"complete\",\"memory_count\":2,\"error_count\":0}\n"));
+    List<String> keys = new java.util.ArrayList<>();
+
+    Response<ExportSummary> response =
+        client.memoryStores().export("memstore_1", memory -> keys.add(memory.key()));
+
+    assertThat(response)
+        .isEqualTo(
+            new Response.Ok<>(
+                new ExportSummary(2, java.util.OptionalLong.of(7)), Optional.empty()));
+    assertThat(keys).containsExactly("a.md", "b/c.md");
+    assertThat(server.takeRequest().getTarget())
+        .isEqualTo("/v1/memory_stores/memstore_1/memories/export");
+  }
+
+  @Test
+  void anExportWithoutItsCompleteLineIsAFailureToRetry() {
+    server.enqueue(ndjson("{\"type\":\"store\"}\n" + memoryLine("mem_1", "a.md")));
+
+    Response<ExportSummary> response = client.memoryStores().export("memstore_1", memory -> {});
+
+    assertThat(response)
+        .isInstanceOfSatisfying(
+            Response.TransportFailure.class,
+            failure -> assertThat(failure.reason()).contains("without its complete line"));
+  }
+
+  @Test
+  void anExportWhoseCountIsNotTheMemoriesSentIsAFailure() {
+    server.enqueue(
+        ndjson(
+            memoryLine("mem_1", "a.md")
+                + "{\"type\":\"complete\",\"memory_count\":2,\"error_count\":0}\n"));
+
+    assertThat(client.memoryStores().export("memstore_1", memory -> {}))
+        .isInstanceOfSatisfying(
+            Response.TransportFailure.class,
+            failure -> assertThat(failure.reason()).contains("counts 2 memories"));
+  }
+
+  @Test
+  void anExportLineThatIsNotJsonIsAFailureThatDoesNotQuoteIt() {
+    server.enqueue(ndjson("{\"type\":\"memory\",\"content\":\"secret stuff\n"));
+
+    assertThat(client.memoryStores().export("memstore_1", memory -> {}))
+        .isInstanceOfSatisfying(
+            Response.TransportFailure.class,
+            failure ->
+                assertThat(failure.reason())
+                    .contains("line 1 is not valid JSON")
+                    .doesNotContain("secret stuff"));
+  }
+
+  @Test
+  void aServerWithoutTheExportAnswersNotFound() {
+    server.enqueue(json(404, error("not_found", "no such route")));
+
+    assertThat(client.memoryStores().export("memstore_1", memory -> {}))
+        .isInstanceOf(Response.NotFound.class);
+  }
+
+  @Test
+  void theMemoryStoresErrorEnvelopeIsReadWithItsTypeAndMessage() {
+    server.enqueue(
+        json(
+            400,
+            "{\"type\":\"error\",\"error\":{\"type\":\"invalid_request_error\","
+                + "\"message\":\"content must be at most 102400 bytes\"}}"));
+
+    Response<?> response = client.memoryStores().create("memstore_1", "a.md", "a");
+
+    assertThat(response)
+        .isInstanceOfSatisfying(
+            Response.Rejected.class, rejected -> assertThat(rejected.status()).isEqualTo(400));
+    assertThat(errorMessage(response)).contains("content must be at most 102400 bytes");
+    assertThat(errorCode(response)).contains("invalid_request_error");
+  }
+
+  @Test
+  void aTeamMemoryErrorKeepsItsCodeAndMessage() {
+    server.enqueue(json(400, error("invalid_key", "key must not be empty")));
+
+    Response<?> response = client.put(REPO, Map.of("a.md", "a"), Optional.empty());
+
+    assertThat(errorCode(response)).contains("invalid_key");
+    assertThat(errorMessage(response)).contains("key must not be empty");
+  }
+
   @ParameterizedTest
   @ValueSource(ints = {400, 403, 409, 415, 422})
   void otherClientErrorsAreRejectedWithTheirStatus(int status) {
@@ -563,6 +679,12 @@ class TeamMemoryClientTest {
     assertThatThrownBy(() -> new TeamMemoryClient("ftp://example.org", token::get, USER_AGENT))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("baseUrl is not an http or https URL: ftp://example.org");
+  }
+
+  private static Optional<String> errorMessage(Response<?> response) {
+    return response instanceof Response.Rejected<?> rejected
+        ? rejected.error().flatMap(ErrorEnvelope::message)
+        : Optional.empty();
   }
 
   private static Optional<String> errorCode(Response<?> response) {
