@@ -30,6 +30,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.random.RandomGenerator;
@@ -524,14 +525,8 @@ public final class SyncEngine implements AutoCloseable {
         continue;
       }
       String since = state.repositoryChecksum();
-      Response<HashesView> response;
-      try {
-        response = client.waitForChange(target.repo(), since, settings.feedWait());
-      } catch (RuntimeException e) {
-        response =
-            new Response.TransportFailure<>(
-                e.getClass().getSimpleName(), java.util.OptionalInt.empty());
-      }
+      Response<HashesView> response =
+          feedAnswer(() -> client.waitForChange(target.repo(), since, settings.feedWait()));
       if (closed) {
         return;
       }
@@ -563,17 +558,24 @@ public final class SyncEngine implements AutoCloseable {
     }
   }
 
+  /**
+   * One wait on a change feed; a failure the client did not expect counts as a transport failure,
+   * waited out with backoff like any other, so the feed thread never dies of it.
+   */
+  private static <T> Response<T> feedAnswer(Supplier<Response<T>> wait) {
+    try {
+      return wait.get();
+    } catch (RuntimeException e) {
+      return new Response.TransportFailure<>(
+          e.getClass().getSimpleName(), java.util.OptionalInt.empty());
+    }
+  }
+
   /** One wait on the change feed by version, and a pull of what it names. */
   private void followVersions() {
     long after = state.memoryStore().orElseThrow().version();
-    Response<VersionChanges> response;
-    try {
-      response = client.changesAfter(target.repo(), after, settings.feedWait());
-    } catch (RuntimeException e) {
-      response =
-          new Response.TransportFailure<>(
-              e.getClass().getSimpleName(), java.util.OptionalInt.empty());
-    }
+    Response<VersionChanges> response =
+        feedAnswer(() -> client.changesAfter(target.repo(), after, settings.feedWait()));
     if (closed) {
       return;
     }
