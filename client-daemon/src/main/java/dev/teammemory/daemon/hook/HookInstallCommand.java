@@ -128,7 +128,9 @@ public final class HookInstallCommand extends EngineCommand {
   /** {@code tmem hook uninstall}: takes the hooks out again. */
   @Command(
       name = "uninstall",
-      description = "Remove tmem's hooks from your Claude Code settings, keeping everything else.",
+      description =
+          "Remove tmem's hooks from your Claude Code settings, keeping everything else, and"
+              + " the hook shim they ran.",
       mixinStandardHelpOptions = true)
   public static final class Uninstall extends EngineCommand {
 
@@ -159,16 +161,18 @@ public final class HookInstallCommand extends EngineCommand {
               () ->
                   HookSettings.uninstall(
                       settings, existing -> ours(existing, prefix, layout.stateHome())));
+      PrintWriter out = spec.commandLine().getOut();
       if (removed == 0) {
-        spec.commandLine()
-            .getOut()
-            .println("no tmem hooks in " + settingsFile + "; nothing changed");
-        return 0;
+        out.println("no tmem hooks in " + settingsFile + "; the settings are unchanged");
+      } else {
+        write(settingsFile, settings);
+        out.println("removed " + removed + " tmem hooks from " + settingsFile);
       }
-      write(settingsFile, settings);
-      spec.commandLine()
-          .getOut()
-          .println("removed " + removed + " tmem hooks from " + settingsFile);
+      // The shim is deleted after the settings stop naming it, so that no hook is left running a
+      // missing file; one left behind by an earlier uninstall goes too.
+      if (HookShim.delete(layout.stateHome())) {
+        out.println("removed the hook shim " + HookShim.file(layout.stateHome()));
+      }
       return 0;
     }
   }

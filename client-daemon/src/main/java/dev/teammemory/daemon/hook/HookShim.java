@@ -45,6 +45,11 @@ final class HookShim {
     return command.startsWith(HookInstallCommand.shellQuoted(file(stateHome).toString()) + " ");
   }
 
+  /** Deletes the shim; whether there was one. */
+  static boolean delete(Path stateHome) throws IOException {
+    return Files.deleteIfExists(file(stateHome));
+  }
+
   /** Writes the shim, executable by its owner; a shim already there is replaced. */
   static Path write(Path stateHome, String fallback) throws IOException {
     Path file = file(stateHome);

@@ -206,4 +206,18 @@ class HookInstallCommandTest {
 
     assertThat(settings()).isEqualTo(JSON.readTree(EXISTING));
   }
+
+  @Test
+  void uninstallRemovesTheShimTheHooksRan() throws IOException {
+    tmem.run(new HookInstallCommand(environment), "--command", PREFIX);
+    Path shim = Path.of(shim());
+    assertThat(shim).isRegularFile();
+
+    CommandRun uninstall = new CommandRun();
+    assertThat(uninstall.run(new HookInstallCommand.Uninstall(environment), "--command", PREFIX))
+        .isZero();
+
+    assertThat(shim).doesNotExist();
+    assertThat(uninstall.out()).contains("removed the hook shim " + shim);
+  }
 }

@@ -47,10 +47,15 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * probe with a GitHub token beside the same probe with the static token, and prints how many times
  * the fake GitHub was asked meanwhile.
  *
- * <p>Run: {@code ./mvnw -q -pl server package -DskipTests && ./mvnw -q -pl server exec:java
- * -Dexec.classpathScope=test -Dexec.mainClass=dev.teammemory.server.bench.ServerBenchmark}
- * (optional: {@code -Dbench.seconds=15} measured per operation and side, {@code
- * -Dbench.warmup.seconds=20} per operation, {@code -Dbench.operations=hashes,get,put,auth}, {@code
+ * <p>The Memory Stores API's operations ({@code store-retrieve}, {@code store-list}, {@code
+ * store-update}) are set beside the statements the server runs for them. {@code http-floor} sets
+ * the cheapest request this server answers (a constant, no token, no database) beside PostgreSQL
+ * alone's retrieve, and then that request followed by the retrieve: the ceiling a retrieve served
+ * over this HTTP stack can reach on this machine.
+ *
+ * <p>Run: {@code deploy/scripts/benchmark.sh server} (optional: {@code -Dbench.seconds=15} measured
+ * per operation and side, {@code -Dbench.warmup.seconds=20} per operation, {@code
+ * -Dbench.operations=hashes,get,put,auth,store-retrieve,store-list,store-update,http-floor}, {@code
  * -Dbench.server.jvm="-XX:StartFlightRecording=…"} to profile the server).
  */
 public final class ServerBenchmark {
@@ -117,7 +122,9 @@ public final class ServerBenchmark {
         List<String> operations =
             List.of(System.getProperty("bench.operations", "hashes,get,put").split(","));
         boolean storeApi =
-            operations.stream().anyMatch(operation -> operation.startsWith("store-"));
+            operations.stream()
+                .anyMatch(
+                    operation -> operation.startsWith("store-") || operation.equals("http-floor"));
         if (storeApi) {
           loadStores();
         }
@@ -144,6 +151,19 @@ public final class ServerBenchmark {
         if (operations.contains("store-retrieve")) {
           rows.add(
               compare("store API: retrieve a memory", this::storeRetrieve, this::postgresRetrieve));
+        }
+        if (operations.contains("http-floor")) {
+          throughput(this::httpFloor, warmUp, Duration.ZERO);
+          rows.add(
+              compare(
+                  "HTTP floor: a constant answer, beside a retrieve",
+                  this::httpFloor,
+                  this::postgresRetrieve));
+          rows.add(
+              compare(
+                  "ceiling: the HTTP floor, then a retrieve in PostgreSQL alone",
+                  this::ceiling,
+                  this::postgresRetrieve));
         }
         if (operations.contains("store-list")) {
           rows.add(compare("store API: list, 100 a page", this::storeList, this::postgresList));
@@ -408,6 +428,38 @@ public final class ServerBenchmark {
                   .status());
         };
     return new Worker(step, connection);
+  }
+
+  /**
+   * The least a request to this server costs: {@code GET /api/auth/config}, a constant answer of a
+   * few hundred bytes (no token, no database), on the same HTTP stack and clients as the store API.
+   * Set beside PostgreSQL alone's retrieve, it bounds the ratio any endpoint that also reads the
+   * database can reach on this machine.
+   */
+  private Worker httpFloor(int worker) throws IOException {
+    RawHttpConnection connection = connection();
+    return new Worker(
+        () -> expectOk(connection.send("GET", "/api/auth/config", Map.of(), null, false).status()),
+        connection);
+  }
+
+  /**
+   * What a server with no cost of its own beyond the HTTP floor would achieve: each step is the
+   * floor's request followed by PostgreSQL alone's retrieve. Its rate over PostgreSQL alone's is
+   * the highest ratio a store-API retrieve can reach on this machine.
+   */
+  private Worker ceiling(int worker) throws Exception {
+    Worker floor = httpFloor(worker);
+    Worker retrieve = postgresRetrieve(worker);
+    return new Worker(
+        () -> {
+          floor.once();
+          retrieve.once();
+        },
+        () -> {
+          floor.close();
+          retrieve.close();
+        });
   }
 
   /** Each client walks repository 0's memories, 100 a page (basic view), page after page. */
