@@ -19,7 +19,6 @@ import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -42,15 +41,15 @@ abstract class SyncTransportContract {
   private static final SyncSettings SETTINGS =
       SyncFixture.FAST.withDeleteDelay(DELETE_DELAY).withPollInterval(Duration.ofMillis(500));
 
-  private static final String SECRET = "ghp_" + "Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0FeDcBa";
+  static final String SECRET = "ghp_" + "Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0FeDcBa";
 
-  private static ServerProcess server;
+  static ServerProcess server;
 
   @TempDir Path root;
   RecordingProxy proxy;
-  private SyncFixture fixture;
-  private String repo;
-  private TeamMemoryClient reader;
+  SyncFixture fixture;
+  String repo;
+  TeamMemoryClient reader;
 
   @BeforeAll
   static void startServer() throws Exception {
@@ -90,7 +89,7 @@ abstract class SyncTransportContract {
   }
 
   /** Alice and Bob both hold {@code files}, written by Alice. */
-  private SyncEngine[] bothHold(Map<String, String> files) throws Exception {
+  SyncEngine[] bothHold(Map<String, String> files) throws Exception {
     SyncEngine alice = daemon("alice", ServerProcess.ALICE, SETTINGS);
     SyncEngine bob = daemon("bob", ServerProcess.BOB, SETTINGS);
     for (Map.Entry<String, String> file : files.entrySet()) {
@@ -341,28 +340,6 @@ abstract class SyncTransportContract {
                 && alice.state().skipped().get("token.md").reason() == SkipReason.SECRET);
     assertThat(entries(reader, repo)).doesNotContainKey("token.md");
     assertThat(proxy.anyBodyContains(SECRET)).isFalse();
-  }
-
-  @Test
-  void theStoreApisRefusalOfACredentialReadsAsTheSecretSkipWithTheServersMessage()
-      throws Exception {
-    Assumptions.assumeTrue(perFile(), "only the Memory Stores API answers this envelope");
-    SyncEngine alice = bothHold(Map.of("other.md", "other\n"))[0];
-    String path = alice.state().memoryStore().orElseThrow().path();
-    String storeId = path.substring(path.lastIndexOf('/') + 1);
-    TeamMemoryClient writer = fixture.client(server.url(), ServerProcess.ALICE);
-
-    Response<?> refused =
-        writer.memoryStores().create(storeId, "token.md", "the token is " + SECRET + "\n");
-
-    assertThat(refused).isInstanceOf(Response.Rejected.class);
-    Response.Rejected<?> rejected = (Response.Rejected<?>) refused;
-    SyncState.Skip skip = StoreRefusal.skipOf(rejected.status(), rejected.error(), "sha256:x");
-    assertThat(skip.reason()).isEqualTo(SkipReason.SECRET);
-    assertThat(skip.inWords())
-        .contains("400 invalid_request_error: memory content appears to contain a credential")
-        .doesNotContain(SECRET);
-    assertThat(entries(reader, repo)).doesNotContainKey("token.md");
   }
 
   @Test
