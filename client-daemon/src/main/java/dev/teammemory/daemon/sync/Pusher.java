@@ -13,10 +13,10 @@ import dev.teammemory.protocol.client.MemoryStoreClient;
 import dev.teammemory.protocol.client.Response;
 import dev.teammemory.protocol.client.TeamMemoryClient;
 import dev.teammemory.protocol.store.MemoryPage;
+import dev.teammemory.protocol.store.MemoryPathRules;
 import dev.teammemory.protocol.store.StoredMemory;
 import dev.teammemory.secrets.Finding;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -42,9 +42,6 @@ final class Pusher {
   private static final Logger LOG = Logger.getLogger(Pusher.class.getName());
   static final int MAX_PRECONDITION_RETRIES = 2;
   private static final int MAX_CAP_RETRIES = 2;
-
-  /** The Memory Stores API takes at most this much content; larger files go by team_memory. */
-  static final int MAX_MEMORY_BYTES = 102_400;
 
   private final String repo;
   private final TeamMemoryClient client;
@@ -214,8 +211,9 @@ final class Pusher {
    * Sends each file as its own request on the Memory Stores API: a create that must not find the
    * path taken, or an update that must find the content last seen. A {@code 409} is a conflict on
    * that file alone: the teammate's version is read, recorded, and replaced once more with ours (it
-   * stays in the server's history, as on {@code team_memory}). Files over the API's 102,400 bytes
-   * go as one {@code team_memory} PUT.
+   * stays in the server's history, as on {@code team_memory}). A file the API would refuse though
+   * {@code team_memory} takes it (over 102,400 bytes, deeper than 20 segments, a name with a format
+   * character or not in NFC: {@link MemoryPathRules}) goes in one {@code team_memory} PUT instead.
    */
   private PushOutcome sendPerFile(
       SyncLedger ledger,
@@ -224,14 +222,14 @@ final class Pusher {
       Map<String, String> checksums,
       Checkpoint checkpoint) {
     MemoryStoreClient store = client.memoryStores();
-    Map<String, String> large = new TreeMap<>();
+    Map<String, String> byTeamMemory = new TreeMap<>();
     List<String> conflicts = new ArrayList<>();
     int sent = 0;
     for (Map.Entry<String, String> file : delta.entrySet()) {
       String key = file.getKey();
       String content = file.getValue();
-      if (content.getBytes(StandardCharsets.UTF_8).length > MAX_MEMORY_BYTES) {
-        large.put(key, content);
+      if (!MemoryPathRules.accepts(key, content)) {
+        byTeamMemory.put(key, content);
         continue;
       }
       FileResult result = sendOne(ledger, store, storeId, key, content, checksums.get(key));
@@ -249,8 +247,8 @@ final class Pusher {
         }
       }
     }
-    if (!large.isEmpty()) {
-      PushOutcome viaTeamMemory = send(ledger, large, checksums, checkpoint);
+    if (!byTeamMemory.isEmpty()) {
+      PushOutcome viaTeamMemory = send(ledger, byTeamMemory, checksums, checkpoint);
       if (!(viaTeamMemory instanceof PushOutcome.Pushed pushed)) {
         return sent == 0 ? viaTeamMemory : new PushOutcome.Pushed(sent, sent, conflicts);
       }

@@ -29,8 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Two daemons on one real server through a recording proxy, once per transport: file by file on the
  * Memory Stores API ({@link PerFileTransportIT}) and whole-repository {@code team_memory} against a
  * server without that API ({@link TeamMemoryTransportIT}). Creates, updates, deletes (confirmed,
- * held, released, refused), renames, conflicts, concurrency, restarts, a 200 KB file and the secret
- * guard.
+ * held, released, refused), renames, conflicts, concurrency, restarts, a 200 KB file, paths only
+ * the store API refuses and the secret guard.
  */
 abstract class SyncTransportContract {
 
@@ -391,27 +391,33 @@ abstract class SyncTransportContract {
   }
 
   @Test
-  void aPathTheStoreApiRefusesIsASkipWithTheServersMessage() throws Exception {
-    SyncEngine alice = bothHold(Map.of("other.md", "other\n"))[0];
-    // 21 segments: a valid team_memory key, deeper than the Memory Stores API's 20.
+  void aPathOnlyTheStoreApiRefusesStillSyncsByATeamMemoryPut() throws Exception {
+    bothHold(Map.of("other.md", "other\n"));
+    proxy.clear();
+    // Valid team_memory keys that break a rule only the Memory Stores API has: 21 segments (it
+    // takes 20), a zero-width space (a format character), an "é" as "e" + combining accent (NFD).
     String deep = "d/".repeat(20) + "deep.md";
-    Path file = fixture.teamDir("alice").resolve(deep);
-    Files.createDirectories(file.getParent());
+    String formatCharacter = "zero\u200Bwidth.md";
+    String decomposed = "caf\u0065\u0301.md";
+    Map<String, String> files =
+        Map.of(deep, "deep\n", formatCharacter, "hidden\n", decomposed, "coffee\n");
 
-    Files.writeString(file, "deep\n");
-
-    if (perFile()) {
-      await(
-          "alice reports the file as refused, in the server's words",
-          DEADLINE,
-          () -> alice.state().skipped().containsKey(deep));
-      SyncState.Skip skip = alice.state().skipped().get(deep);
-      assertThat(skip.reason()).isEqualTo(SkipReason.INVALID_NAME);
-      assertThat(skip.inWords())
-          .contains("400 invalid_request_error: path must be at most 20 segments deep");
-      assertThat(entries(reader, repo)).doesNotContainKey(deep);
-    } else {
-      await("the deep file landed", DEADLINE, () -> entries(reader, repo).containsKey(deep));
+    for (Map.Entry<String, String> file : files.entrySet()) {
+      Path path = fixture.teamDir("alice").resolve(file.getKey());
+      Files.createDirectories(path.getParent());
+      Files.writeString(path, file.getValue());
     }
+
+    await(
+        "bob has all three",
+        DEADLINE,
+        () ->
+            files.entrySet().stream()
+                .allMatch(
+                    file ->
+                        hasContent(
+                            fixture.teamDir("bob").resolve(file.getKey()), file.getValue())));
+    assertThat(entries(reader, repo)).containsAllEntriesOf(files);
+    assertThat(proxy.puts()).isNotEmpty();
   }
 }

@@ -5,6 +5,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.teammemory.protocol.store.MemoryPathRules;
 import dev.teammemory.server.errors.StoreApiException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -85,7 +86,8 @@ final class StoreRequests {
   /** {@code content}, at most 102,400 UTF-8 bytes (this API's limit; not {@code team_memory}'s). */
   static Optional<String> content(ObjectNode body) {
     Optional<String> content = string(body, "content");
-    if (content.isPresent() && content.get().getBytes(UTF_8).length > 102_400) {
+    if (content.isPresent()
+        && content.get().getBytes(UTF_8).length > MemoryPathRules.MAX_CONTENT_BYTES) {
       throw StoreApiException.invalid("content must be at most 102400 bytes");
     }
     return content;
