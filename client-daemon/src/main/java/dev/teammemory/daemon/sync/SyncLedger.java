@@ -64,6 +64,13 @@ final class SyncLedger {
     maxEntries = state.maxEntries();
     pending = new TreeSet<>(state.pendingKeys());
     skipped = new TreeMap<>(state.skipped());
+    // A refusal the server gave a file's content in an earlier run (the skips with a checksum) is
+    // asked again once: the server's limits or this tmem may have changed since (an upgrade now
+    // sends by team_memory what the store API refused). A credential the server found is the
+    // exception: that content is never sent again until the file changes.
+    skipped
+        .values()
+        .removeIf(skip -> skip.checksum() != null && skip.reason() != SkipReason.SECRET);
     conflicts = new LinkedHashMap<>();
     state.conflicts().forEach(conflict -> conflicts.put(conflict.key(), conflict));
     keptDeletions = new TreeMap<>(state.keptDeletions());

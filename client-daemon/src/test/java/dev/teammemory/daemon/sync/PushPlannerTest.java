@@ -47,6 +47,28 @@ class PushPlannerTest {
   }
 
   @Test
+  void aRefusalFromAnEarlierRunIsAskedAgainOnceButACredentialNever() {
+    String deep = "d/".repeat(20) + "deep.md";
+    SyncState earlierRun =
+        withSkips(
+            Map.of(
+                deep,
+                new SyncState.Skip(
+                    SkipReason.INVALID_NAME,
+                    "path must be at most 20 segments deep",
+                    Checksums.ofContent("deep")),
+                "aws.md",
+                new SyncState.Skip(SkipReason.SECRET, "rule aws", Checksums.ofContent("AKIA…"))));
+
+    SyncLedger restarted = new SyncLedger(earlierRun, clock());
+    PushPlan plan =
+        PushPlanner.plan(scan(deep, "deep", "aws.md", "AKIA…"), true, restarted, NOW, DELAY);
+
+    assertThat(plan.changed()).containsExactly(deep);
+    assertThat(plan.skips()).containsOnlyKeys("aws.md");
+  }
+
+  @Test
   void aMissingSyncedFileIsDeletedOnlyOnAScanAtLeastTheDelayLater() {
     Map<String, String> synced = synced("a.md", "a", "b.md", "b");
     SyncLedger ledger = ledger(synced, Map.of("a.md", NOW.minusSeconds(29)));
@@ -202,6 +224,31 @@ class PushPlannerTest {
         missingSince,
         null,
         null);
+  }
+
+  private static SyncState withSkips(Map<String, SyncState.Skip> skips) {
+    SyncState state = state(Map.of(), Map.of(), Map.of());
+    return new SyncState(
+        state.serverUrl(),
+        state.repo(),
+        state.teamDir(),
+        state.repositoryChecksum(),
+        state.serverChecksums(),
+        state.syncedChecksums(),
+        state.maxEntries(),
+        state.pendingKeys(),
+        skips,
+        state.conflicts(),
+        state.keptDeletions(),
+        state.refusedKeys(),
+        state.lastPullAt(),
+        state.lastPushAt(),
+        state.lastError(),
+        state.lastErrorAt(),
+        state.blockedReason(),
+        state.missingSince(),
+        state.deleteHold(),
+        state.store());
   }
 
   private static Clock clock() {
