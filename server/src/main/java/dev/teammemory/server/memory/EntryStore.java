@@ -25,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 /**
  * Each repository's entries on PostgreSQL. Every write is one transaction that first locks the
@@ -361,10 +362,14 @@ public class EntryStore {
     return new StoreOutcome.Done(existing.storeId, false);
   }
 
-  /** Sets the store's description and metadata (its name and binding never change). */
+  /**
+   * Sets the store's description and metadata to what {@code change} makes of them, applied to the
+   * locked row (so concurrent updates compose); its name and binding never change. An exception
+   * from {@code change} leaves the store as it was.
+   */
   @Transactional
   public StoreOutcome updateStore(
-      AuthorizedRepository target, String storeId, String description, String metadataJson) {
+      AuthorizedRepository target, String storeId, UnaryOperator<StoreAttributes> change) {
     Optional<Repository> locked = lockStore(target, storeId);
     if (locked.isEmpty()) {
       return new StoreOutcome.NotFound();
@@ -373,10 +378,16 @@ public class EntryStore {
     if (repository.archivedAt != null) {
       return new StoreOutcome.Archived();
     }
-    if (!repository.storeDescription.equals(description)
-        || !repository.storeMetadata.equals(metadataJson)) {
-      repository.storeDescription = description;
-      repository.storeMetadata = metadataJson;
+    StoreAttributes changed =
+        change.apply(
+            new StoreAttributes(
+                Optional.ofNullable(repository.storeName),
+                repository.storeDescription,
+                repository.storeMetadata));
+    if (!repository.storeDescription.equals(changed.description())
+        || !repository.storeMetadata.equals(changed.metadataJson())) {
+      repository.storeDescription = changed.description();
+      repository.storeMetadata = changed.metadataJson();
       repository.storeUpdatedAt = now();
     }
     return new StoreOutcome.Done(storeId, false);
@@ -594,10 +605,11 @@ public class EntryStore {
   }
 
   /**
-   * Empties one kept version for good (content and path), which history and both APIs then show as
-   * redacted. The current version of a live memory cannot be redacted: update or delete the memory
-   * first. Changes no repository version. Allowed in an archived store, as {@code team_memory}'s
-   * purge is: redaction is how a leaked secret leaves the history, and an archive is never undone.
+   * Erases one kept version's content for good; both APIs then show it as redacted, hiding its path
+   * and checksum too (they stay in the row, for the history's order and the key it belonged to).
+   * The current version of a live memory cannot be redacted: update or delete the memory first.
+   * Changes no repository version. Allowed in an archived store, as {@code team_memory}'s purge is:
+   * redaction is how a leaked secret leaves the history, and an archive is never undone.
    */
   @Transactional
   public RedactOutcome redactVersion(
@@ -695,12 +707,16 @@ public class EntryStore {
         .firstResultOptional();
   }
 
-  /** The row of the memory's newest version, which holds its current content. */
+  /**
+   * The row of the memory's newest version that is not redacted: the one holding its current
+   * content (after a purge, an older version may hold it again).
+   */
   private long currentVersionRow(Repository repository, MemoryEntry entry) {
     Long row =
         entityManager
             .createQuery(
-                "select max(v.id) from EntryVersion v where v.repositoryId = ?1 and v.memoryId = ?2",
+                "select max(v.id) from EntryVersion v where v.repositoryId = ?1"
+                    + " and v.memoryId = ?2 and v.redactedAt is null",
                 Long.class)
             .setParameter(1, repository.id)
             .setParameter(2, entry.memoryId)

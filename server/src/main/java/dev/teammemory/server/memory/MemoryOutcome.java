@@ -12,7 +12,7 @@ public sealed interface MemoryOutcome {
   /** The memory already had this content and path: nothing changed. */
   record Unchanged(MemoryState memory) implements MemoryOutcome {}
 
-  /** The deletion was applied (a tombstone), or the memory was already gone. */
+  /** The deletion was applied (a tombstone). */
   record Deleted(String memoryId) implements MemoryOutcome {}
 
   /** No live memory with this id in the store (or the store is gone). */

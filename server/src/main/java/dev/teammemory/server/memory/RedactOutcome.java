@@ -3,7 +3,7 @@ package dev.teammemory.server.memory;
 /** What redacting one memory version came to. */
 public sealed interface RedactOutcome {
 
-  /** The version's content and path are gone for good (or already were). */
+  /** The version's content is erased for good (or already was). */
   record Redacted(long versionRowId) implements RedactOutcome {}
 
   /** No such version in the store. */

@@ -1,13 +1,14 @@
 package dev.teammemory.server.stores;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.teammemory.protocol.Checksums;
 import dev.teammemory.protocol.ProtocolJson;
 import dev.teammemory.protocol.Timestamps;
 import dev.teammemory.server.errors.StoreApiException;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.ext.web.RoutingContext;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
@@ -32,6 +33,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
 import org.jboss.logging.Logger;
@@ -97,16 +99,16 @@ public class ExportResource {
 
   @GET
   public Response export(
-      @RestPath String store, @RestQuery String view, @Context HttpServerRequest request) {
-    boolean basic;
-    if (view == null || view.equals("full")) {
-      basic = false;
-    } else if (view.equals("basic")) {
-      basic = true;
-    } else {
-      throw StoreApiException.invalid("view must be basic or full");
-    }
+      @RestPath String store,
+      @RestQuery String view,
+      @Context HttpServerRequest request,
+      @Context RoutingContext routing) {
+    boolean basic = !StoreRequests.fullView(view, true);
     AuthorizedStore target = access.read(store);
+    if (request.method() == HttpMethod.HEAD) {
+      // A HEAD (routed here, as to every GET) never writes the body, so it must not take a slot.
+      return Response.ok().type(NDJSON).build();
+    }
     if (!slots.tryAcquire()) {
       throw new StoreApiException(
           429,
@@ -116,12 +118,22 @@ public class ExportResource {
           Map.of("retry-after", "1"));
     }
     Store found = new Store(target.store().repositoryId(), target.target().slug().toString());
+    // The slot is given back once: when the body has been streamed, or when the response ends
+    // without it (a connection gone before the body started), whichever comes first.
+    AtomicBoolean released = new AtomicBoolean();
+    Runnable release =
+        () -> {
+          if (released.compareAndSet(false, true)) {
+            slots.release();
+          }
+        };
+    routing.addEndHandler(ended -> release.run());
     StreamingOutput body =
         out -> {
           try {
             stream(found, basic, out, request);
           } finally {
-            slots.release();
+            release.run();
           }
         };
     return Response.ok(body, NDJSON).build();
@@ -232,9 +244,9 @@ public class ExportResource {
     Map<String, Object> line = new LinkedHashMap<>();
     line.put("type", "memory");
     line.put("id", row.getString("memory_id"));
-    line.put("path", "/" + row.getString("entry_key"));
+    line.put("path", MemoryPaths.pathOf(row.getString("entry_key")));
     line.put("content", row.getString("content"));
-    line.put("content_sha256", sha256(row.getString("checksum")));
+    line.put("content_sha256", StoreBodies.hex(row.getString("checksum")));
     line.put(
         "updated_at",
         Timestamps.format(row.getObject("updated_at", OffsetDateTime.class).toInstant()));
@@ -245,17 +257,10 @@ public class ExportResource {
     Map<String, Object> line = new LinkedHashMap<>();
     line.put("type", "memory");
     line.put("id", row.getString("memory_id"));
-    line.put("path", "/" + row.getString("entry_key"));
-    line.put("content_sha256", sha256(row.getString("checksum")));
+    line.put("path", MemoryPaths.pathOf(row.getString("entry_key")));
+    line.put("content_sha256", StoreBodies.hex(row.getString("checksum")));
     line.put("content_size_bytes", row.getInt("size_bytes"));
     return line;
-  }
-
-  /** The store API's checksum is the {@code team_memory} one without its {@code sha256:}. */
-  private static String sha256(String checksum) {
-    return checksum.startsWith(Checksums.PREFIX)
-        ? checksum.substring(Checksums.PREFIX.length())
-        : checksum;
   }
 
   /** The store being exported: its repository row's id and slug (for logs). */

@@ -170,14 +170,24 @@ public class MemoryStoresResource {
       throw StoreApiException.invalid(
           "a memory store's name cannot be changed: the store stays bound to its repository");
     }
-    String description = description(request).orElse(current.description());
-    Map<String, String> metadata =
-        new LinkedHashMap<>(StoreBodies.metadataOf(current.metadataJson()));
-    StoreRequests.object(request, "metadata")
-        .ifPresent(given -> changeMetadata(metadata, given, Optional.of(current.slug())));
+    Optional<String> description = description(request);
+    Optional<ObjectNode> metadataChange = StoreRequests.object(request, "metadata");
+    // Applied to the store as it is under the update's lock, so that two updates of different
+    // keys both keep theirs.
     StoreOutcome outcome =
         store.updateStore(
-            target.target(), storeId, description, StoreBodies.metadataJson(metadata));
+            target.target(),
+            storeId,
+            locked -> {
+              Map<String, String> metadata =
+                  new LinkedHashMap<>(StoreBodies.metadataOf(locked.metadataJson()));
+              metadataChange.ifPresent(
+                  given -> changeMetadata(metadata, given, Optional.of(current.slug())));
+              return new StoreAttributes(
+                  locked.name(),
+                  description.orElse(locked.description()),
+                  StoreBodies.metadataJson(metadata));
+            });
     return switch (outcome) {
       case StoreOutcome.Done done -> current(storeId);
       case StoreOutcome.NotFound none -> throw StoreAccess.noSuchStore(storeId);
@@ -273,7 +283,8 @@ public class MemoryStoresResource {
         metadata.put(key, value.textValue());
       }
     }
-    int pairs = metadata.size() + (bound.isPresent() ? 1 : 0);
+    // Every store is served with its repo pair, whether or not the request named it.
+    int pairs = metadata.size() + (metadata.containsKey(StoreRequests.REPO) ? 0 : 1);
     if (pairs > MAX_METADATA_PAIRS) {
       throw StoreApiException.invalid(
           "metadata may hold at most " + MAX_METADATA_PAIRS + " key-value pairs");

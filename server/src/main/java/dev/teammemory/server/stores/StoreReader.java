@@ -34,7 +34,8 @@ public class StoreReader {
   private static final String MEMORY_COLUMNS =
       "e.memory_id, e.entry_key, e.checksum, e.size_bytes, e.created_at, e.updated_at, %s,"
           + " (SELECT max(v.id) FROM memory_entry_version v"
-          + "  WHERE v.repository_id = e.repository_id AND v.memory_id = e.memory_id)";
+          + "  WHERE v.repository_id = e.repository_id AND v.memory_id = e.memory_id"
+          + "  AND v.redacted_at IS NULL)";
 
   private static final String VERSION_COLUMNS =
       "v.id, v.memory_id, v.operation, v.created_at, v.entry_key, v.checksum,"

@@ -35,8 +35,4 @@ public record StoreRow(
     requireNonNull(updatedAt, "updatedAt is null");
     requireNonNull(archivedAt, "archivedAt is null");
   }
-
-  public boolean archived() {
-    return archivedAt.isPresent();
-  }
 }

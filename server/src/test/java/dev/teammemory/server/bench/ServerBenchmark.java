@@ -522,7 +522,8 @@ public final class ServerBenchmark {
   private static final String MEMORY_COLUMNS =
       "e.memory_id, e.entry_key, e.checksum, e.size_bytes, e.created_at, e.updated_at, %s,"
           + " (SELECT max(v.id) FROM memory_entry_version v"
-          + "  WHERE v.repository_id = e.repository_id AND v.memory_id = e.memory_id)";
+          + "  WHERE v.repository_id = e.repository_id AND v.memory_id = e.memory_id"
+          + "  AND v.redacted_at IS NULL)";
 
   /** The store's row, as every store request reads it first; its repository id. */
   private static long storeRow(Connection connection, String storeId) throws SQLException {

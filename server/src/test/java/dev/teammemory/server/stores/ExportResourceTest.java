@@ -203,6 +203,22 @@ class ExportResourceTest {
     assertThat(whole).endsWith("{\"type\":\"complete\",\"memory_count\":32,\"error_count\":0}\n");
   }
 
+  @Test
+  void aHeadRequestTakesNoExportSlot() throws Exception {
+    String store = storeOf(putOne(fresh("export-head")));
+
+    // More HEADs than the bound (two here): each is answered without a body and holds nothing.
+    for (int i = 0; i < 3; i++) {
+      Response head = as(READER).head(exportPath(store));
+      assertThat(head.statusCode()).isEqualTo(200);
+      assertThat(head.contentType()).startsWith("application/x-ndjson");
+    }
+
+    awaitActiveExports(0);
+    String whole = as(READER).queryParam("view", "basic").get(exportPath(store)).asString();
+    assertThat(whole).endsWith("{\"type\":\"complete\",\"memory_count\":1,\"error_count\":0}\n");
+  }
+
   private static String putOne(String repo) {
     put(repo, entries("a.md", "a"));
     return repo;

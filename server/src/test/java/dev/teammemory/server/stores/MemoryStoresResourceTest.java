@@ -26,6 +26,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
@@ -185,6 +188,73 @@ class MemoryStoresResourceTest {
     } while (page != null);
 
     assertThat(ids).containsExactlyInAnyOrder(widgets, gadgets);
+  }
+
+  @Test
+  void theRepoPairCountsTowardsSixteenWhicheverWayTheStoreIsBound() {
+    Map<String, String> fifteen = new HashMap<>();
+    for (int i = 0; i < 15; i++) {
+      fifteen.put("k" + i, "v");
+    }
+    Map<String, String> sixteen = new HashMap<>(fifteen);
+    sixteen.put("k15", "v");
+
+    // Bound by its name: the repo pair is added when served, so 16 more would be 17.
+    assertError(
+        v1(WRITER)
+            .body(Map.of("name", fresh("meta-by-name"), "metadata", sixteen))
+            .post(STORES)
+            .then()
+            .extract(),
+        400,
+        "invalid_request_error");
+    JsonPath created =
+        v1(WRITER)
+            .body(Map.of("name", fresh("meta-by-name"), "metadata", fifteen))
+            .post(STORES)
+            .then()
+            .statusCode(200)
+            .extract()
+            .jsonPath();
+    assertThat(created.getMap("metadata")).hasSize(16);
+
+    // A store served with 16 pairs can still change one of them.
+    v1(WRITER)
+        .body(Map.of("metadata", Map.of("k0", "changed")))
+        .post(STORES + "/" + created.getString("id"))
+        .then()
+        .statusCode(200);
+  }
+
+  @Test
+  void concurrentUpdatesOfDifferentMetadataKeysKeepEveryKey() throws Exception {
+    String store = STORES + "/" + storeOf(fresh("store-concurrent"));
+    int writers = 8;
+    ExecutorService pool = Executors.newFixedThreadPool(writers);
+    try {
+      List<Future<Integer>> statuses = new ArrayList<>();
+      for (int i = 0; i < writers; i++) {
+        String key = "writer" + i;
+        statuses.add(
+            pool.submit(
+                () ->
+                    v1(WRITER)
+                        .body(Map.of("metadata", Map.of(key, "yes")))
+                        .post(store)
+                        .statusCode()));
+      }
+      for (Future<Integer> status : statuses) {
+        assertThat(status.get()).isEqualTo(200);
+      }
+    } finally {
+      pool.shutdown();
+    }
+
+    Map<String, Object> metadata =
+        v1(READER).get(store).then().statusCode(200).extract().jsonPath().getMap("metadata");
+    for (int i = 0; i < writers; i++) {
+      assertThat(metadata).containsEntry("writer" + i, "yes");
+    }
   }
 
   @Test

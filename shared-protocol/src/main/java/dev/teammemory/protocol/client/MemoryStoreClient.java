@@ -9,6 +9,7 @@ import dev.teammemory.protocol.ProtocolJson;
 import dev.teammemory.protocol.store.ExportSummary;
 import dev.teammemory.protocol.store.MemoryDeleted;
 import dev.teammemory.protocol.store.MemoryPage;
+import dev.teammemory.protocol.store.MemoryPathRules;
 import dev.teammemory.protocol.store.StoreRef;
 import dev.teammemory.protocol.store.StoredMemory;
 import java.io.BufferedReader;
@@ -60,7 +61,7 @@ public final class MemoryStoreClient {
   /** Creates the memory of {@code key}, only if no memory has that path yet. */
   public Response<StoredMemory> create(String storeId, String key, String content) {
     Map<String, Object> body = new LinkedHashMap<>();
-    body.put("path", StoredMemory.pathOf(key));
+    body.put("path", MemoryPathRules.pathOf(key));
     body.put("content", requireNonNull(content, "content is null"));
     body.put("precondition", Map.of("type", "not_exists"));
     return send(post(memories(storeId).build(), body), StoredMemory.class);

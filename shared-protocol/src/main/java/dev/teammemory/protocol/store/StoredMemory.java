@@ -41,11 +41,6 @@ public record StoredMemory(
     return Optional.ofNullable(content);
   }
 
-  /** The memory path of a team-memory key. */
-  public static String pathOf(String key) {
-    return "/" + key;
-  }
-
   /** The {@code content_sha256} of a team-memory checksum. */
   public static String sha256Of(String checksum) {
     if (!checksum.startsWith("sha256:")) {
