@@ -95,9 +95,10 @@ final class HookShim {
           printf '%%s' "$input" | %s hook "$event" "$@"
           status=$?
           case $status in
+            0) exit 0 ;;
             126|127) give_up "no daemon answered and tmem could not be started (exit $status); run tmem hook install again" ;;
+            *) give_up "no daemon answered and tmem hook $event failed (exit $status); see the lines above in this log or run it by hand" ;;
           esac
-          exit $status
         }
 
         command -v curl >/dev/null 2>&1 || fallback "$@"

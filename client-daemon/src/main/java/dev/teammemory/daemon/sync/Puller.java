@@ -153,9 +153,6 @@ final class Puller {
           new PullOutcome.Offline(failure.reason());
       case Response.Unauthorized<ExportSummary> unauthorized ->
           new PullOutcome.NoAccess(Failures.unauthorized());
-      case Response.Rejected<ExportSummary> rejected when rejected.status() == 429 ->
-          // The server bounds the exports it streams at once: busy, so later.
-          new PullOutcome.Offline("the server is streaming too many exports at once (429)");
       case Response.Rejected<ExportSummary> rejected ->
           rejected.status() == 403
               ? new PullOutcome.NoAccess(Failures.forbidden(repo, "read"))
@@ -310,13 +307,19 @@ final class Puller {
         refusedNow.add(key);
         continue;
       }
+      if (local.skipped().containsKey(key)) {
+        // A file here the scan could not take (grown past the size limit, unreadable, not a
+        // regular file) is the user's until they deal with it: never replaced by a pull. The
+        // teammate's version stays on the server; status names the skip.
+        continue;
+      }
       String mine = local.checksumOf(key);
       String base = ledger.syncedChecksum(key).orElse(null);
       if (theirs.equals(mine)) {
         ledger.agreed(key, theirs);
         continue;
       }
-      if (mine == null && theirs.equals(base) && !local.skipped().containsKey(key)) {
+      if (mine == null && theirs.equals(base)) {
         // Deleted here after it synced, and unchanged on the server: a local delete on its way
         // (or held), never undone by a pull.
         continue;

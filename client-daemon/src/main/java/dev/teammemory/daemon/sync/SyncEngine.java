@@ -15,6 +15,7 @@ import dev.teammemory.protocol.client.Response;
 import dev.teammemory.protocol.client.TeamMemoryClient;
 import dev.teammemory.protocol.store.StoreRef;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -84,6 +85,7 @@ public final class SyncEngine implements AutoCloseable {
   private TreeWatcher watcher;
   private Thread feed;
   private ScheduledFuture<?> retry;
+
   private ScheduledFuture<?> deleteCheck;
 
   private SyncEngine(
@@ -192,7 +194,12 @@ public final class SyncEngine implements AutoCloseable {
         onWorker(
             () -> {
               PullOutcome pulled = pull(false);
-              PushOutcome pushed = push();
+              // Never pulled: every file here would count as new and go over teammates'
+              // versions, so nothing is pushed before a first pull has gone through.
+              PushOutcome pushed =
+                  ledger.hasPulled()
+                      ? push()
+                      : new PushOutcome.Offline("nothing is pushed before a first pull");
               if (ledger.pullWanted()) {
                 pull(false);
               }
@@ -219,8 +226,9 @@ public final class SyncEngine implements AutoCloseable {
       feed.interrupt();
     }
     Set<Path> waiting = debouncer.cancel();
-    if (feed == null) {
-      // Never started (`tmem sync`): its own push already ran; nothing to flush.
+    if (feed == null || !ledger.hasPulled()) {
+      // Never started (`tmem sync`: its own push already ran), or never pulled (a push now would
+      // go over teammates' versions): nothing to flush.
       worker.shutdownNow();
       closeLock();
       return;
@@ -229,7 +237,8 @@ public final class SyncEngine implements AutoCloseable {
       worker
           .submit(
               () -> {
-                // Safe even if the pull at start never succeeded: only local edits go out.
+                // Safe even if the pull at this start failed: the ledger has pulled before, so only
+                // local edits go out.
                 cancelRetry();
                 push();
               })
@@ -277,15 +286,27 @@ public final class SyncEngine implements AutoCloseable {
         push();
         started.complete(null);
       }
-      case PullOutcome.Offline offline -> scheduleRetry(pushBackoff.next(), this::startUp);
-      case PullOutcome.Failed failed -> scheduleRetry(pushBackoff.next(), this::startUp);
+      case PullOutcome.Offline offline -> retryStartUp();
+      case PullOutcome.Failed failed -> retryStartUp();
       case PullOutcome.NoAccess noAccess -> {
         // The feed thread starts us again once the token changes.
       }
     }
   }
 
+  /** Schedules the start-up again, apart from {@link #retry}, which a push cancels. */
+  private void retryStartUp() {
+    if (!closed) {
+      worker.schedule(this::startUp, pushBackoff.next().toMillis(), TimeUnit.MILLISECONDS);
+    }
+  }
+
   private void changed(Set<Path> paths) {
+    if (!ledger.hasPulled()) {
+      // Never pulled yet: every file here would count as new and go over teammates' versions.
+      // The start-up pushes everything once its pull has gone through.
+      return;
+    }
     if (ledger.blockedReason().isPresent()) {
       LOG.info(
           target.repo() + ": a file changed, trying again after: " + ledger.blockedReason().get());
@@ -430,9 +451,18 @@ public final class SyncEngine implements AutoCloseable {
     tokenWhenBlocked = Optional.of(fingerprint(tokens.token()));
   }
 
+  /**
+   * Saves the ledger. A failed write (a full disk) costs nothing but the file: the ledger keeps the
+   * state, the next save writes it, and syncing goes on.
+   */
   private void save() {
     state = ledger.toState();
-    store.save(state);
+    try {
+      store.save(state);
+    } catch (UncheckedIOException e) {
+      LOG.warning(
+          target.repo() + ": " + e.getMessage() + "; kept in memory, saved at the next change");
+    }
   }
 
   private void scheduleRetry(Duration delay, Runnable task) {
@@ -448,7 +478,10 @@ public final class SyncEngine implements AutoCloseable {
    * waits for the confirmation file; either way the sync thread looks again without a file event.
    */
   private void scheduleDeleteCheck() {
-    if (closed || feed == null || state.missingSince().isEmpty()) {
+    if (closed
+        || feed == null
+        || state.missingSince().isEmpty()
+        || ledger.blockedReason().isPresent()) {
       return;
     }
     if (deleteCheck != null && !deleteCheck.isDone()) {

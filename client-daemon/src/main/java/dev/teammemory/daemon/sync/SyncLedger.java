@@ -327,6 +327,11 @@ final class SyncLedger {
     keptDeletions.remove(key);
   }
 
+  /** Whether a pull has ever gone through for this folder (so the ledger knows the server). */
+  boolean hasPulled() {
+    return lastPullAt != null;
+  }
+
   void pulled() {
     lastPullAt = now();
   }

@@ -236,6 +236,25 @@ class HookShimIT {
   }
 
   @Test
+  void withNoDaemonATmemThatFailsNeverBlocksTheAgent() throws Exception {
+    // An unknown log format is a usage error (exit 2), which Claude Code would take as "block
+    // this prompt"; the shim turns every failure into no answer, exit 0 and a log line.
+    Map<String, String> hooks = install(TMEM);
+    variables.put("TMEM_LOG_FORMAT", "bogus");
+
+    Run run =
+        hook(
+            hooks.get("UserPromptSubmit"),
+            Map.of("hook_event_name", "UserPromptSubmit", "prompt", "how do we test?"));
+
+    assertThat(run.exitCode()).isZero();
+    assertThat(run.out()).isEmpty();
+    assertThat(Files.readString(state.resolve(HookLog.FILE)))
+        .contains(
+            "tmem-hook user-prompt: no daemon answered and tmem hook user-prompt failed (exit 2)");
+  }
+
+  @Test
   void aDaemonThatRefusesTheRequestCostsTheAgentNothingAndLeavesALogLine() throws Exception {
     Map<String, String> hooks = install("/nonexistent/tmem");
     api = LocalApi.serve(environment(), Clock.systemUTC(), 0);

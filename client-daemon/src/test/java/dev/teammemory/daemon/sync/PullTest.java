@@ -75,4 +75,17 @@ class PullTest {
         .isEqualTo(new PullOutcome.Pulled(1, 0, java.util.List.of(), java.util.List.of()));
     assertThat(report.state().conflicts()).isEmpty();
   }
+
+  @Test
+  void aFileHereTooLargeToSyncIsNeverReplacedByThePull() throws Exception {
+    Path team = Files.createDirectories(temporary.resolve("team"));
+    String grown = "x".repeat(300_000) + "\n";
+    Files.writeString(team.resolve("notes.md"), grown);
+
+    SyncReport report = syncOnce(Map.of("notes.md", "the server's smaller copy\n"), team);
+
+    assertThat(team.resolve("notes.md")).hasContent(grown);
+    assertThat(report.state().skipped()).containsKey("notes.md");
+    assertThat(report.state().skipped().get("notes.md").reason()).isEqualTo(SkipReason.TOO_LARGE);
+  }
 }

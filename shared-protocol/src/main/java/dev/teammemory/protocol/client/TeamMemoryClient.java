@@ -393,6 +393,11 @@ public final class TeamMemoryClient implements AutoCloseable {
                 cap -> new Response.TooManyEntries<>(cap.maxEntries(), cap.receivedEntries()))
             .orElseGet(() -> new Response.Rejected<>(413, error));
       }
+      // A server too busy now refuses nothing: like a 5xx, it is a failure to reach it, which
+      // callers wait out and retry. (OkHttp itself retries a 408.)
+      case 429 ->
+          new Response.TransportFailure<>(
+              call + " answered " + status + " (busy; try again later)", OptionalInt.of(status));
       default -> {
         if (status >= 400 && status < 500) {
           yield new Response.Rejected<>(status, envelope(body));

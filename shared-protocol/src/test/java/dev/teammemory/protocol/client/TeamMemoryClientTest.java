@@ -473,6 +473,17 @@ class TeamMemoryClientTest {
   }
 
   @Test
+  void aBusyServerIsATransportFailureToRetryNotARefusal() {
+    server.enqueue(json(429, error("rate_limit_error", "too many requests")));
+
+    assertThat(client.fetch(REPO, Optional.empty()))
+        .isEqualTo(
+            new Response.TransportFailure<>(
+                "GET /api/claude_code/team_memory answered 429 (busy; try again later)",
+                OptionalInt.of(429)));
+  }
+
+  @Test
   void anUnexpectedRedirectIsATransportFailure() {
     OkHttpClient noRedirects = new OkHttpClient.Builder().followRedirects(false).build();
     TeamMemoryClient strict =
