@@ -248,12 +248,18 @@ final class Pusher {
       }
     }
     if (!byTeamMemory.isEmpty()) {
-      PushOutcome viaTeamMemory = send(ledger, byTeamMemory, checksums, checkpoint);
-      if (!(viaTeamMemory instanceof PushOutcome.Pushed pushed)) {
-        return sent == 0 ? viaTeamMemory : new PushOutcome.Pushed(sent, sent, conflicts);
+      switch (send(ledger, byTeamMemory, checksums, checkpoint)) {
+        case PushOutcome.Pushed pushed -> {
+          sent += pushed.keys();
+          conflicts.addAll(pushed.conflicts());
+        }
+        case PushOutcome.NothingToPush nothing -> {}
+        // What went file by file is acknowledged already; the rest waits for the retry (or the
+        // user) that this outcome calls for.
+        case PushOutcome failed -> {
+          return failed;
+        }
       }
-      sent += pushed.keys();
-      conflicts.addAll(pushed.conflicts());
     }
     if (sent == 0) {
       return new PushOutcome.NothingToPush();
@@ -293,6 +299,17 @@ final class Pusher {
       // Someone wrote this file since we last saw it: read theirs, keep it in the record and the
       // history, and write ours over it once.
       Optional<StoredMemory> theirs = current(store, storeId, key, id);
+      if (theirs.isEmpty() && id.isEmpty()) {
+        // No memory at this path, yet its create conflicted: another memory's path is in the way
+        // (a file where this one needs a folder, or the reverse). Only this file waits.
+        ledger.wantPull();
+        return new FileResult.Skipped(
+            new SyncState.Skip(
+                SkipReason.REJECTED,
+                "another memory on the server is in the way of this path (a file where a folder"
+                    + " is needed, or the reverse)",
+                checksum));
+      }
       if (theirs.isEmpty()) {
         ledger.wantPull();
         return new FileResult.Stopped(

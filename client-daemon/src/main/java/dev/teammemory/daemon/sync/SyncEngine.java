@@ -332,12 +332,10 @@ public final class SyncEngine implements AutoCloseable {
         outcome = puller.pull(ledger, onlyIfChanged);
       } else if (ledger.version() == 0) {
         outcome = puller.pullWhole(ledger);
+      } else if (changes.isPresent()) {
+        outcome = puller.pullChanges(ledger, changes.get());
       } else {
-        Optional<VersionChanges> known = changes.isPresent() ? changes : changesNow();
-        outcome =
-            known.isPresent()
-                ? puller.pullChanges(ledger, known.get())
-                : new PullOutcome.Unchanged();
+        outcome = pullChangesNow();
       }
     } catch (RuntimeException e) {
       LOG.log(Level.SEVERE, target.repo() + ": the pull failed unexpectedly: " + e, e);
@@ -501,12 +499,27 @@ public final class SyncEngine implements AutoCloseable {
             TimeUnit.MILLISECONDS);
   }
 
-  /** The keys written after the ledger's version, asked without waiting; empty if none. */
-  private Optional<VersionChanges> changesNow() {
-    return client.changesAfter(target.repo(), ledger.version(), Duration.ZERO)
-            instanceof Response.Ok<VersionChanges> ok
-        ? Optional.of(ok.body())
-        : Optional.empty();
+  /** Pulls the keys written after the ledger's version, asked of the feed without waiting. */
+  private PullOutcome pullChangesNow() {
+    return switch (client.changesAfter(target.repo(), ledger.version(), Duration.ZERO)) {
+      case Response.Ok<VersionChanges> ok -> puller.pullChanges(ledger, ok.body());
+      case Response.NotModified<VersionChanges> none -> new PullOutcome.Unchanged();
+      case Response.TransportFailure<VersionChanges> failure ->
+          new PullOutcome.Offline(failure.reason());
+      case Response.Unauthorized<VersionChanges> unauthorized ->
+          new PullOutcome.NoAccess(Failures.unauthorized());
+      case Response.Rejected<VersionChanges> rejected when rejected.status() == 403 ->
+          new PullOutcome.NoAccess(Failures.forbidden(target.repo(), "read"));
+      case Response.Rejected<VersionChanges> rejected ->
+          new PullOutcome.Failed(
+              "the change feed refused: " + Failures.describe(rejected.status(), rejected.error()));
+      case Response.NotFound<VersionChanges> notFound ->
+          new PullOutcome.Failed("the change feed answered 404");
+      case Response.Conflict<VersionChanges> conflict ->
+          new PullOutcome.Failed("the change feed answered a conflict");
+      case Response.TooManyEntries<VersionChanges> tooMany ->
+          new PullOutcome.Failed("the change feed answered 413");
+    };
   }
 
   /**
@@ -618,7 +631,11 @@ public final class SyncEngine implements AutoCloseable {
         feedBackoff.reset();
         onWorker(
             () -> {
-              if (startedUp && pull(true, Optional.of(ok.body())) instanceof PullOutcome.Pulled) {
+              // An answer about a version the ledger has moved past (a pull in between) is
+              // stale: what changed since is asked again instead.
+              Optional<VersionChanges> answer =
+                  ledger.version() == after ? Optional.of(ok.body()) : Optional.empty();
+              if (startedUp && pull(true, answer) instanceof PullOutcome.Pulled) {
                 push();
               }
               return null;

@@ -1,5 +1,6 @@
 package dev.teammemory.daemon.sync;
 
+import static dev.teammemory.daemon.testing.Conditions.await;
 import static dev.teammemory.daemon.testing.SyncFixture.entries;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -8,7 +9,9 @@ import dev.teammemory.daemon.testing.ServerProcess;
 import dev.teammemory.protocol.client.Response;
 import dev.teammemory.protocol.client.TeamMemoryClient;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -46,5 +49,30 @@ class PerFileTransportIT extends SyncTransportContract {
         .contains("400 invalid_request_error: memory content appears to contain a credential")
         .doesNotContain(SECRET);
     assertThat(entries(reader, repo)).doesNotContainKey("token.md");
+  }
+
+  @Test
+  void aPathAnotherMemoryIsInTheWayOfWaitsAloneWhileTheRestSyncs() throws Exception {
+    SyncEngine alice = bothHold(Map.of("other.md", "other\n"))[0];
+    // A teammate on the reference client writes a file named "docs", which team_memory takes.
+    TeamMemoryClient teammate = fixture.client(server.url(), ServerProcess.BOB);
+    assertThat(teammate.put(repo, Map.of("docs", "a file, not a folder\n"), Optional.empty()))
+        .isInstanceOf(Response.Ok.class);
+
+    Files.createDirectories(fixture.teamDir("alice").resolve("docs"));
+    Files.writeString(fixture.teamDir("alice").resolve("docs/setup.md"), "in a folder\n");
+    Files.writeString(fixture.teamDir("alice").resolve("zz-later.md"), "after it in key order\n");
+
+    await(
+        "the file after it landed",
+        DEADLINE,
+        () -> entries(reader, repo).containsKey("zz-later.md"));
+    await(
+        "alice reports the blocked path",
+        DEADLINE,
+        () -> alice.state().skipped().containsKey("docs/setup.md"));
+    assertThat(alice.state().skipped().get("docs/setup.md").inWords())
+        .contains("another memory on the server is in the way of this path");
+    assertThat(entries(reader, repo)).doesNotContainKey("docs/setup.md");
   }
 }

@@ -34,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 abstract class SyncTransportContract {
 
-  private static final Duration DEADLINE = Duration.ofSeconds(60);
+  static final Duration DEADLINE = Duration.ofSeconds(60);
   private static final Duration DELETE_DELAY = Duration.ofMillis(700);
 
   /** The 30 s of the daemon shortened, and held deletes looked at twice a second. */
