@@ -39,13 +39,21 @@ final class ApiToken {
       }
       byte[] random = new byte[32];
       new SecureRandom().nextBytes(random);
+      // Written whole under another name, then linked into place: a link never replaces a file,
+      // so of two tmems starting at once one wins, and nobody ever reads a half-written token.
+      Path written =
+          Files.createTempFile(
+              stateHome,
+              ".api-token-",
+              ".tmp",
+              PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
       try {
-        Files.createFile(
-            file,
-            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        Files.writeString(file, HexFormat.of().formatHex(random) + "\n", StandardCharsets.UTF_8);
+        Files.writeString(written, HexFormat.of().formatHex(random) + "\n", StandardCharsets.UTF_8);
+        Files.createLink(file, written);
       } catch (FileAlreadyExistsException anotherStartWon) {
         // Another tmem made it first; use theirs.
+      } finally {
+        Files.deleteIfExists(written);
       }
     }
     String token = Files.readString(file, StandardCharsets.UTF_8).strip();

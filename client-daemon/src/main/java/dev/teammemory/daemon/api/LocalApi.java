@@ -139,12 +139,8 @@ public final class LocalApi implements AutoCloseable {
   }
 
   private static void writePrivate(Path file, String text) throws IOException {
-    AtomicFiles.write(file, text.getBytes(StandardCharsets.UTF_8));
-    try {
-      Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
-    } catch (UnsupportedOperationException notPosix) {
-      // Windows keeps the user's profile private by default.
-    }
+    AtomicFiles.write(
+        file, text.getBytes(StandardCharsets.UTF_8), PosixFilePermissions.fromString("rw-------"));
   }
 
   /** Removes the address, unless another API has published its own since. */

@@ -224,10 +224,11 @@ public final class HookInstallCommand extends EngineCommand {
         permissions = Optional.empty();
       }
     }
-    AtomicFiles.write(
-        settingsFile, (JSON.writeValueAsString(settings) + "\n").getBytes(StandardCharsets.UTF_8));
+    byte[] text = (JSON.writeValueAsString(settings) + "\n").getBytes(StandardCharsets.UTF_8);
     if (permissions.isPresent()) {
-      Files.setPosixFilePermissions(settingsFile, permissions.get());
+      AtomicFiles.write(settingsFile, text, permissions.get());
+    } else {
+      AtomicFiles.write(settingsFile, text);
     }
   }
 

@@ -54,12 +54,12 @@ final class HookShim {
   static Path write(Path stateHome, String fallback) throws IOException {
     Path file = file(stateHome);
     Files.createDirectories(file.getParent());
-    AtomicFiles.write(file, script(stateHome, fallback).getBytes(StandardCharsets.UTF_8));
-    try {
-      Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rwx------"));
-    } catch (UnsupportedOperationException notPosix) {
-      // Without POSIX permissions there is no sh to run it either.
-    }
+    // Executable from the moment it exists: a hook firing during an install never finds it
+    // without its x bit.
+    AtomicFiles.write(
+        file,
+        script(stateHome, fallback).getBytes(StandardCharsets.UTF_8),
+        PosixFilePermissions.fromString("rwx------"));
     return file;
   }
 

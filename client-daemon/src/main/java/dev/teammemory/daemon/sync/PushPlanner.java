@@ -61,7 +61,7 @@ final class PushPlanner {
     }
     Optional<String> hold = holdReason(snapshot, folderExists, missing, ledger);
     List<PushPlan.Delete> deletes = new ArrayList<>();
-    if (hold.isEmpty() || ledger.holdReleased()) {
+    if (hold.isEmpty() || ledger.holdReleasedFor(missing)) {
       for (String key : missing) {
         Instant first = ledger.missingSince(key).orElse(now);
         if (!first.plus(deleteDelay).isAfter(now)) {

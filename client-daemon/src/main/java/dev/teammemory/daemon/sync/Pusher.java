@@ -131,11 +131,13 @@ final class Pusher {
     ledger.stillMissing(plan.missing());
     plan.missing().forEach(ledger::missing);
     if (plan.hold().isPresent()) {
-      boolean news = ledger.deleteHold().isEmpty();
-      if (!ledger.holdReleased()) {
+      boolean alreadyHeld = ledger.deleteHold().filter(hold -> !hold.released()).isPresent();
+      boolean holds = !ledger.holdReleasedFor(plan.missing());
+      if (holds) {
+        // Unconfirmed, or more files vanished since the confirmation: held (again) as a whole.
         ledger.hold(plan.hold().get(), List.copyOf(plan.missing()));
       }
-      if (news) {
+      if (holds && !alreadyHeld) {
         LOG.warning(
             repo
                 + ": holding "

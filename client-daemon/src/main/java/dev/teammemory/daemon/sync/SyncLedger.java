@@ -300,6 +300,14 @@ final class SyncLedger {
     return deleteHold != null && deleteHold.released();
   }
 
+  /**
+   * Whether the user confirmed deleting every one of {@code missing}: a released hold covers the
+   * keys it held when it was confirmed, not files that vanished after.
+   */
+  boolean holdReleasedFor(Set<String> missing) {
+    return holdReleased() && deleteHold.keys().containsAll(missing);
+  }
+
   void holdOver() {
     deleteHold = null;
   }

@@ -69,6 +69,27 @@ class PushPlannerTest {
   }
 
   @Test
+  void aConfirmedHoldReleasesTheDeletesItHeldAndNoneThatVanishedAfter() {
+    Instant longAgo = NOW.minusSeconds(600);
+    Map<String, String> synced = synced("a.md", "a", "b.md", "b", "c.md", "c");
+    SyncLedger ledger = ledger(synced, Map.of("a.md", longAgo, "b.md", longAgo, "c.md", longAgo));
+    ledger.hold("the team folder is empty", List.of("a.md", "b.md"));
+    ledger.releaseHold();
+
+    // c.md vanished after the confirmation: nothing goes until the user confirms again.
+    PushPlan emptied = PushPlanner.plan(scan(Map.of()), true, ledger, NOW, DELAY);
+    assertThat(emptied.hold()).isPresent();
+    assertThat(emptied.deletes()).isEmpty();
+
+    ledger.hold("the team folder is empty", List.of("a.md", "b.md", "c.md"));
+    ledger.releaseHold();
+    PushPlan confirmed = PushPlanner.plan(scan(Map.of()), true, ledger, NOW, DELAY);
+    assertThat(confirmed.deletes())
+        .extracting(PushPlan.Delete::key)
+        .containsExactlyInAnyOrder("a.md", "b.md", "c.md");
+  }
+
+  @Test
   void aMissingSyncedFileIsDeletedOnlyOnAScanAtLeastTheDelayLater() {
     Map<String, String> synced = synced("a.md", "a", "b.md", "b");
     SyncLedger ledger = ledger(synced, Map.of("a.md", NOW.minusSeconds(29)));

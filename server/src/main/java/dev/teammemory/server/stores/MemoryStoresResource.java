@@ -17,6 +17,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import java.io.InputStream;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -37,6 +38,9 @@ import org.jboss.resteasy.reactive.RestQuery;
 @Path("/v1/memory_stores")
 @Produces(MediaType.APPLICATION_JSON)
 public class MemoryStoresResource {
+
+  /** How many stores a listing reads at a time to find the ones the caller may read. */
+  private static final int CANDIDATE_BATCH = 100;
 
   private static final Logger LOG = Logger.getLogger(MemoryStoresResource.class);
   private static final char CURSOR = 's';
@@ -125,31 +129,39 @@ public class MemoryStoresResource {
       @RestQuery("created_at[lte]") String createdUntil) {
     int size = StoreRequests.limit(limit, false);
     Optional<Long> after = StoreRequests.numericPosition(page, CURSOR);
-    List<StoreRow> candidates =
-        reader.stores(
-            StoreRequests.flag(includeArchived, "include_archived"),
-            StoreRequests.time(createdFrom, "created_at[gte]"),
-            StoreRequests.time(createdUntil, "created_at[lte]"),
-            after);
-    Set<String> readable =
-        authorization.readable(candidates.stream().map(StoreRow::slug).distinct().toList()).stream()
-            .map(RepositorySlug::key)
-            .collect(Collectors.toSet());
-    List<StoreBodies.MemoryStore> data = new ArrayList<>();
-    long lastRepositoryId = 0;
-    String next = null;
-    for (StoreRow row : candidates) {
-      if (!readable.contains(row.slug().key())) {
-        continue;
+    boolean archived = StoreRequests.flag(includeArchived, "include_archived");
+    Optional<Instant> from = StoreRequests.time(createdFrom, "created_at[gte]");
+    Optional<Instant> until = StoreRequests.time(createdUntil, "created_at[lte]");
+    // The caller may read only some of the server's stores: candidates are read a batch at a
+    // time, each checked, until the page and one more are found or none are left, so that a page
+    // costs what it shows rather than every repository on the server.
+    int batch = Math.max(CANDIDATE_BATCH, size + 1);
+    List<StoreRow> shown = new ArrayList<>();
+    Optional<Long> position = after;
+    while (shown.size() <= size) {
+      List<StoreRow> candidates = reader.stores(archived, from, until, position, batch);
+      Set<String> readable =
+          authorization
+              .readable(candidates.stream().map(StoreRow::slug).distinct().toList())
+              .stream()
+              .map(RepositorySlug::key)
+              .collect(Collectors.toSet());
+      for (StoreRow row : candidates) {
+        if (readable.contains(row.slug().key()) && shown.size() <= size) {
+          shown.add(row);
+        }
       }
-      if (data.size() == size) {
-        next = StoreRequests.cursor(CURSOR, Long.toString(lastRepositoryId));
+      if (candidates.size() < batch) {
         break;
       }
-      data.add(StoreBodies.of(row));
-      lastRepositoryId = row.repositoryId();
+      position = Optional.of(candidates.get(candidates.size() - 1).repositoryId());
     }
-    return new StoreBodies.Page(data, next);
+    String next = null;
+    if (shown.size() > size) {
+      shown = shown.subList(0, size);
+      next = StoreRequests.cursor(CURSOR, Long.toString(shown.get(size - 1).repositoryId()));
+    }
+    return new StoreBodies.Page(shown.stream().map(StoreBodies::of).toList(), next);
   }
 
   @GET

@@ -58,14 +58,15 @@ public class StoreReader {
   }
 
   /**
-   * Every store, newest first (by repository row), from the one after {@code afterRepositoryId}
-   * when given; archived ones only when asked for.
+   * Up to {@code limit} stores, newest first (by repository row), from the one after {@code
+   * afterRepositoryId} when given; archived ones only when asked for.
    */
   List<StoreRow> stores(
       boolean includeArchived,
       Optional<Instant> createdFrom,
       Optional<Instant> createdUntil,
-      Optional<Long> afterRepositoryId) {
+      Optional<Long> afterRepositoryId,
+      int limit) {
     StringBuilder sql =
         new StringBuilder("SELECT " + STORE_COLUMNS + " FROM repository r WHERE TRUE");
     List<Object> parameters = new ArrayList<>();
@@ -87,7 +88,8 @@ public class StoreReader {
           sql.append(" AND r.id < ?");
           parameters.add(id);
         });
-    sql.append(" ORDER BY r.id DESC");
+    sql.append(" ORDER BY r.id DESC LIMIT ?");
+    parameters.add(limit);
     return query(
         sql.toString(),
         statement -> bind(statement, parameters),
