@@ -88,7 +88,7 @@ final class OfflineConsolidation {
     Map<Path, String> bodies = new LinkedHashMap<>();
     files.forEach(file -> bodies.put(file.file(), file.body()));
     Set<Path> deleted = new LinkedHashSet<>();
-    List<PlannedChange> changes = new ArrayList<>();
+    List<PlannedChange> deletions = new ArrayList<>();
     for (int i = 0; i < files.size(); i++) {
       TopicFile survivor = files.get(i);
       if (deleted.contains(survivor.file())) {
@@ -101,10 +101,16 @@ final class OfflineConsolidation {
           continue;
         }
         String survivorBody = bodies.get(survivor.file());
-        if (normalized(survivorBody).equals(normalized(older.body()))) {
+        String survivorWords = normalized(survivorBody);
+        if (survivorWords.isEmpty()) {
+          // A memory of frontmatter alone says what it says in its description; an empty body is
+          // no evidence that two of them are one memory.
+          break;
+        }
+        if (survivorWords.equals(normalized(older.body()))) {
           deleted.add(older.file());
           mergedInto.put(older.file(), survivor.file());
-          changes.add(
+          deletions.add(
               PlannedChange.delete(
                   older.file(), "exact duplicate of " + survivor.file().getFileName()));
         } else if (WordOverlap.similarity(words(survivorBody), words(older.body())) * 100
@@ -112,12 +118,13 @@ final class OfflineConsolidation {
           bodies.put(survivor.file(), merged(survivorBody, older.body()));
           deleted.add(older.file());
           mergedInto.put(older.file(), survivor.file());
-          changes.add(
+          deletions.add(
               PlannedChange.delete(
                   older.file(), "near duplicate, merged into " + survivor.file().getFileName()));
         }
       }
     }
+    List<PlannedChange> changes = new ArrayList<>();
     for (TopicFile file : files) {
       if (deleted.contains(file.file())) {
         continue;
@@ -138,6 +145,8 @@ final class OfflineConsolidation {
                 file.file(), String.join(", ", reasons), file.frontmatter() + absolute));
       }
     }
+    // Rewrites come first, as apply() makes them: a merged file goes only once its lines are safe.
+    changes.addAll(deletions);
     return changes;
   }
 
@@ -247,13 +256,20 @@ final class OfflineConsolidation {
     return Optional.of(PlannedChange.rewrite(indexFile, String.join(", ", reasons), after));
   }
 
+  /**
+   * Makes every rewrite before any deletion: a deleted duplicate's lines may live on only in a
+   * survivor's rewrite, so when a rewrite fails the duplicate must still be there.
+   */
   static void apply(List<PlannedChange> changes) throws IOException {
     for (PlannedChange change : changes) {
-      switch (change.action()) {
-        case REWRITE ->
-            AtomicFiles.write(
-                change.file(), change.content().orElseThrow().getBytes(StandardCharsets.UTF_8));
-        case DELETE -> Files.deleteIfExists(change.file());
+      if (change.action() == PlannedChange.Action.REWRITE) {
+        AtomicFiles.write(
+            change.file(), change.content().orElseThrow().getBytes(StandardCharsets.UTF_8));
+      }
+    }
+    for (PlannedChange change : changes) {
+      if (change.action() == PlannedChange.Action.DELETE) {
+        Files.deleteIfExists(change.file());
       }
     }
   }

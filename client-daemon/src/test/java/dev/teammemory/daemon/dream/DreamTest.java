@@ -167,10 +167,10 @@ class DreamTest {
             "# Memory\n- [Bun](feedback_bun.md) — use bun\n- [project_freeze](project_freeze.md) — merge freeze\n");
     assertThat(((DreamOutcome.Consolidated) outcome).changes())
         .containsExactly(
-            "delete feedback_bun_copy.md (exact duplicate of feedback_bun.md)",
-            "delete feedback_bun_again.md (near duplicate, merged into feedback_bun.md)",
             "rewrite feedback_bun.md (merged a near duplicate)",
             "rewrite project_freeze.md (relative dates made absolute)",
+            "delete feedback_bun_copy.md (exact duplicate of feedback_bun.md)",
+            "delete feedback_bun_again.md (near duplicate, merged into feedback_bun.md)",
             "rewrite MEMORY.md (redirected pointers to merged files, removed duplicate pointers, removed pointers to missing files, added pointers to unindexed topic files)");
     assertThat(progress)
         .containsSubsequence(
