@@ -3,6 +3,7 @@ package dev.teammemory.daemon.extract;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.teammemory.daemon.files.TextFiles;
 import dev.teammemory.daemon.model.FileEditTool;
 import dev.teammemory.daemon.model.Permission;
@@ -183,7 +184,11 @@ public final class MemoryWriteGate implements PermissionGate {
       }
     }
     before.computeIfAbsent(file, MemoryWriteGate::fingerprint);
-    return new Permission.Allow(input);
+    // The tool writes the file that was judged: through the unresolved path a Write would replace
+    // a link in team/ with a team file whose content was never scanned.
+    ObjectNode judged = ((ObjectNode) input).deepCopy();
+    judged.put("file_path", file.toString());
+    return new Permission.Allow(judged);
   }
 
   /** What the file would hold after the call: Write's content, or the file with Edit applied. */

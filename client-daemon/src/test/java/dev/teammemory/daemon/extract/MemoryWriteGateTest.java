@@ -3,6 +3,7 @@ package dev.teammemory.daemon.extract;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.teammemory.daemon.model.Permission;
@@ -204,5 +205,24 @@ class MemoryWriteGateTest {
 
     assertThat(logGate.check("Write", write(today, "- 09:00 caf\uFFFD\n- 10:00 tea\n")))
         .isInstanceOf(Permission.Allow.class);
+  }
+
+  @Test
+  void aWriteThroughALinkInTeamWritesTheFileTheGateJudgedAndLeavesTheLink() throws IOException {
+    Path team = Files.createDirectories(memory.resolve("team"));
+    Files.writeString(memory.resolve("private.md"), "old\n");
+    Path link = Files.createSymbolicLink(team.resolve("x.md"), Path.of("../private.md"));
+    String content = "token " + githubToken() + "\n";
+
+    Permission permission = gate.check("Write", write(link, content));
+
+    assertThat(permission).isInstanceOf(Permission.Allow.class);
+    JsonNode allowed = ((Permission.Allow) permission).input();
+    assertThat(allowed.get("file_path").asText())
+        .isEqualTo(memory.toRealPath().resolve("private.md").toString());
+    assertThat(allowed.get("content").asText()).isEqualTo(content);
+    new WriteTool().execute(allowed);
+    assertThat(Files.isSymbolicLink(link)).isTrue();
+    assertThat(memory.resolve("private.md")).hasContent(content.strip());
   }
 }
