@@ -7,9 +7,11 @@ import dev.teammemory.daemon.memory.MemoryIndex;
 import dev.teammemory.daemon.memory.MemoryLocation;
 import dev.teammemory.daemon.memory.MemoryScan;
 import dev.teammemory.daemon.memory.WordOverlap;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -55,6 +57,9 @@ final class OfflineConsolidation {
   private static final Pattern RELATIVE_DAY =
       Pattern.compile("\\b(today|yesterday|tomorrow)\\b", Pattern.CASE_INSENSITIVE);
   private static final Pattern ENTRY = Pattern.compile("^\\s*[-*+]\\s.*?\\]\\(([^)\\s]+\\.md)\\)");
+
+  /** A link target that is not a file beside the index: a URL ({@code https:}), or absolute. */
+  private static final Pattern NOT_LOCAL = Pattern.compile("^(?:[A-Za-z][A-Za-z0-9+.-]*:|/|#)");
 
   /** An index larger than this is not rewritten: it is far beyond what an agent is shown. */
   private static final int MAX_INDEX_BYTES = 4 * 1024 * 1024;
@@ -175,17 +180,24 @@ final class OfflineConsolidation {
     List<String> reasons = new ArrayList<>();
     for (String line : before.lines().toList()) {
       Matcher entry = ENTRY.matcher(line);
-      if (!entry.find()) {
+      if (!entry.find() || NOT_LOCAL.matcher(entry.group(1)).find()) {
+        // Not a pointer to a topic file here (a web page's api.md is not missing): kept as is.
         lines.add(line);
         continue;
       }
-      Path target = memoryDirectory.resolve(entry.group(1)).toAbsolutePath().normalize();
+      Path target;
+      try {
+        target = memoryDirectory.resolve(unescaped(entry.group(1))).toAbsolutePath().normalize();
+      } catch (InvalidPathException notAPath) {
+        lines.add(line);
+        continue;
+      }
       String text = line;
       if (mergedInto.containsKey(target)) {
         Path survivor = mergedInto.get(target);
         text =
             line.replace(
-                "](" + entry.group(1) + ")", "](" + relative(memoryDirectory, survivor) + ")");
+                "](" + entry.group(1) + ")", "](" + linkTarget(memoryDirectory, survivor) + ")");
         target = survivor;
         addOnce(reasons, "redirected pointers to merged files");
       }
@@ -214,7 +226,7 @@ final class OfflineConsolidation {
           "- ["
               + name
               + "]("
-              + relative(memoryDirectory, file.file())
+              + linkTarget(memoryDirectory, file.file())
               + ")"
               + file.header().description().map(description -> " — " + description).orElse("");
       if (line.length() > MAX_ENTRY_CHARACTERS) {
@@ -342,6 +354,42 @@ final class OfflineConsolidation {
         .relativize(file)
         .toString()
         .replace('\\', '/');
+  }
+
+  /**
+   * The file as a Markdown link target that {@link #ENTRY} reads back: a space or a parenthesis
+   * would end the target, so they (and the escape character itself) are percent-encoded.
+   */
+  static String linkTarget(Path memoryDirectory, Path file) {
+    return relative(memoryDirectory, file)
+        .replace("%", "%25")
+        .replace(" ", "%20")
+        .replace("(", "%28")
+        .replace(")", "%29");
+  }
+
+  /** A link target's percent-encoded bytes decoded as UTF-8; a stray {@code %} stays as it is. */
+  static String unescaped(String target) {
+    if (target.indexOf('%') < 0) {
+      return target;
+    }
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    for (int i = 0; i < target.length(); ) {
+      char c = target.charAt(i);
+      if (c == '%' && isHex(target, i + 1) && isHex(target, i + 2)) {
+        bytes.write(Integer.parseInt(target.substring(i + 1, i + 3), 16));
+        i += 3;
+      } else {
+        int codePoint = target.codePointAt(i);
+        bytes.writeBytes(Character.toString(codePoint).getBytes(StandardCharsets.UTF_8));
+        i += Character.charCount(codePoint);
+      }
+    }
+    return bytes.toString(StandardCharsets.UTF_8);
+  }
+
+  private static boolean isHex(String text, int at) {
+    return at < text.length() && Character.digit(text.charAt(at), 16) >= 0;
   }
 
   private static String stem(Path file) {

@@ -92,4 +92,31 @@ class OfflineConsolidationTest {
 
     assertThat(consolidate()).isEmpty();
   }
+
+  private java.util.Optional<PlannedChange> index() throws IOException {
+    return OfflineConsolidation.index(memory, OfflineConsolidation.orient(memory), Map.of());
+  }
+
+  @Test
+  void aLinkToAWebPageIsNotAPointerToAMissingFile() throws IOException {
+    topic("feedback_bun.md", "use bun", "Use bun.\n", Duration.ofHours(1));
+    String index =
+        "- [Bun](feedback_bun.md) — use bun\n"
+            + "- [API docs](https://example.com/docs/api.md) — the upstream API\n";
+    Files.writeString(memory.resolve("MEMORY.md"), index);
+
+    assertThat(index()).isEmpty();
+  }
+
+  @Test
+  void aPointerToAFileWithSpacesAndParenthesesIsReadBackAndNotAddedAgain() throws IOException {
+    topic("my notes (draft).md", "draft notes", "Drafts go in the wiki.\n", Duration.ofHours(1));
+
+    PlannedChange first = index().orElseThrow();
+    assertThat(first.content())
+        .contains("- [my notes (draft)](my%20notes%20%28draft%29.md) — draft notes\n");
+    OfflineConsolidation.apply(List.of(first));
+
+    assertThat(index()).isEmpty();
+  }
 }
