@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermission;
@@ -53,6 +54,9 @@ public final class AtomicFiles {
     Files.createDirectories(directory);
     Path temporary = temporary(directory, bytes, mode);
     try {
+      if (mode.isEmpty()) {
+        keepMode(file, temporary);
+      }
       try {
         Files.move(temporary, file, ATOMIC_MOVE, REPLACE_EXISTING);
       } catch (AtomicMoveNotSupportedException notAtomic) {
@@ -92,6 +96,23 @@ public final class AtomicFiles {
     }
     forceDirectory(directory);
     return true;
+  }
+
+  /**
+   * Gives the replacement the mode of the file it replaces: a memory someone made private with
+   * {@code chmod 600} stays private. Set after creation, as the umask would narrow it otherwise.
+   */
+  private static void keepMode(Path file, Path temporary) throws IOException {
+    if (!isPosix(temporary.getParent())) {
+      return;
+    }
+    Set<PosixFilePermission> existing;
+    try {
+      existing = Files.getPosixFilePermissions(file);
+    } catch (NoSuchFileException newFile) {
+      return;
+    }
+    Files.setPosixFilePermissions(temporary, existing);
   }
 
   /** A temporary file beside the target holding the bytes, forced to disk. */

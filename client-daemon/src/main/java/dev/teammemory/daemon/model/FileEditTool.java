@@ -7,7 +7,6 @@ import dev.teammemory.daemon.files.FailureWords;
 import dev.teammemory.daemon.files.TextFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -106,13 +105,7 @@ public final class FileEditTool implements AgentTool {
    * points to and the link stays a link; the file keeps its mode, so session notes stay 0600.
    */
   private static void write(Path file, String text) throws IOException {
-    Path real = file.toRealPath();
-    byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
-    if (real.getFileSystem().supportedFileAttributeViews().contains("posix")) {
-      AtomicFiles.write(real, bytes, Files.getPosixFilePermissions(real));
-    } else {
-      AtomicFiles.write(real, bytes);
-    }
+    AtomicFiles.write(file.toRealPath(), text.getBytes(StandardCharsets.UTF_8));
   }
 
   private static int count(String text, String target) {

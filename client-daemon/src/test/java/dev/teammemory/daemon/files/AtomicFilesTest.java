@@ -48,4 +48,27 @@ class AtomicFilesTest {
     assertThat(file).hasContent("theirs");
     assertThat(names()).containsExactly("summary.md");
   }
+
+  @Test
+  void replacingAFileKeepsItsModeWhenNoneIsGiven() throws IOException {
+    Path file = Files.writeString(directory.resolve("private.md"), "before");
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+
+    AtomicFiles.write(file, "after");
+
+    assertThat(file).hasContent("after");
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
+        .isEqualTo("rw-------");
+  }
+
+  @Test
+  void replacingAFileKeepsAModeWiderThanTheUmaskAllows() throws IOException {
+    Path file = Files.writeString(directory.resolve("shared.md"), "before");
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-rw-rw-"));
+
+    AtomicFiles.write(file, "after");
+
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
+        .isEqualTo("rw-rw-rw-");
+  }
 }
