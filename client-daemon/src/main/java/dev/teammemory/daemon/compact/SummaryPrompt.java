@@ -20,7 +20,10 @@ final class SummaryPrompt {
 
   static final String PREAMBLE =
       """
-      Answer in plain text only and do not call any tool: not Read, Bash, Grep, Glob, Edit, Write       or any other. Everything you need is in the conversation below. This request allows one       reply; a tool call is refused and leaves the summary unwritten. Reply with an <analysis>       block followed by a <summary> block.
+      Answer in plain text only and do not call any tool: not Read, Bash, Grep, Glob, Edit, Write \
+      or any other. Everything you need is in the conversation below. This request allows one \
+      reply; a tool call is refused and leaves the summary unwritten. Reply with an <analysis> \
+      block followed by a <summary> block.
 
       """;
 
@@ -39,21 +42,35 @@ final class SummaryPrompt {
 
   static final String TASK =
       """
-      Summarize the conversation above so that the work can go on without it: the summary       replaces the conversation in the agent's context. Keep the technical substance: what the       user asked for in their own words, the decisions and why they were made, file names, code,       commands and errors.
+      Summarize the conversation above so that the work can go on without it: the summary replaces \
+      the conversation in the agent's context. Keep the technical substance: what the user asked \
+      for in their own words, the decisions and why they were made, file names, code, commands and \
+      errors.
 
-      Think first, inside <analysis> tags; that part is thrown away. Walk through the       conversation in order and note for each part what the user asked for and meant, what was       done about it, the decisions, ideas and code involved (file names, signatures, snippets,       edits), the errors met and how they were fixed, and every time the user corrected the       approach. Then check your notes for mistakes and gaps.
+      Think first, inside <analysis> tags; that part is thrown away. Walk through the conversation \
+      in order and note for each part what the user asked for and meant, what was done about it, \
+      the decisions, ideas and code involved (file names, signatures, snippets, edits), the errors \
+      met and how they were fixed, and every time the user corrected the approach. Then check your \
+      notes for mistakes and gaps.
 
       Then write the summary inside <summary> tags, under these nine numbered headings:
 
-      1. Primary Request and Intent: every explicit request of the user, and what they wanted from it.
+      1. Primary Request and Intent: every explicit request of the user, and what they wanted from \
+      it.
       2. Key Technical Concepts: the technologies, frameworks and ideas that came up.
-      3. Files and Code Sections: each file read, changed or created; why it matters, what       changed, and the important snippets. Give the latest work the most detail.
+      3. Files and Code Sections: each file read, changed or created; why it matters, what \
+      changed, and the important snippets. Give the latest work the most detail.
       4. Errors and fixes: each error, how it was resolved, and what the user said about it.
       5. Problem Solving: problems solved, and investigations still under way.
-      6. All user messages: every message the user wrote (not tool results); together they show       how the user's intent moved.
+      6. All user messages: every message the user wrote (not tool results); together they show \
+      how the user's intent moved.
       7. Pending Tasks: work the user asked for that is not done yet.
-      8. Current Work: exactly what was being done just before this request, with file names and       snippets.
-      9. Optional Next Step: the step that continues the work in progress, only if it follows       from the user's latest request. Quote the latest messages word for word to pin down where       the work stopped. If that work was finished, name a step only if the user asked for it;       never pick up old or side requests unasked.
+      8. Current Work: exactly what was being done just before this request, with file names and \
+      snippets.
+      9. Optional Next Step: the step that continues the work in progress, only if it follows from \
+      the user's latest request. Quote the latest messages word for word to pin down where the \
+      work stopped. If that work was finished, name a step only if the user asked for it; never \
+      pick up old or side requests unasked.
 
       Lay it out like this:
 
@@ -92,7 +109,8 @@ final class SummaryPrompt {
          [the step, with a quote]
       </summary>
 
-      Follow any additional instructions given with this request, or inside the conversation       (for example a "Compact Instructions" section), about what the summary should stress.""";
+      Follow any additional instructions given with this request, or inside the conversation (for \
+      example a "Compact Instructions" section), about what the summary should stress.""";
 
   static final String REMINDER =
       "\n\nReminder: reply in text only, an <analysis> block and then a <summary> block. A tool call"

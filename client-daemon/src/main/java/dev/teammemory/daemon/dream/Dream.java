@@ -6,6 +6,7 @@ import dev.teammemory.daemon.dailylog.DailyLogMode;
 import dev.teammemory.daemon.extract.LoggedMemories;
 import dev.teammemory.daemon.extract.MemoryAgentTools;
 import dev.teammemory.daemon.extract.MemoryWriteGate;
+import dev.teammemory.daemon.files.FailureWords;
 import dev.teammemory.daemon.home.Environment;
 import dev.teammemory.daemon.memory.ClaudeLayout;
 import dev.teammemory.daemon.memory.MemoryLocation;
@@ -242,7 +243,7 @@ public final class Dream {
       String reason =
           failure instanceof ModelFailed
               ? failure.getMessage()
-              : failure.getClass().getSimpleName() + " in " + phase;
+              : FailureWords.describe(failure) + " in " + phase;
       recorder.end("failed", reason + "; the lock was rolled back", List.of());
       progress.accept("dream: failed in " + phase + " (" + reason + "); rolled back");
       return new DreamOutcome.Failed(reason);

@@ -7,9 +7,11 @@ import dev.teammemory.daemon.memory.MemoryIndex;
 import dev.teammemory.daemon.memory.MemoryLocation;
 import dev.teammemory.daemon.memory.MemoryScan;
 import dev.teammemory.daemon.memory.WordOverlap;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -56,6 +58,9 @@ final class OfflineConsolidation {
       Pattern.compile("\\b(today|yesterday|tomorrow)\\b", Pattern.CASE_INSENSITIVE);
   private static final Pattern ENTRY = Pattern.compile("^\\s*[-*+]\\s.*?\\]\\(([^)\\s]+\\.md)\\)");
 
+  /** A link target that is not a file beside the index: a URL ({@code https:}), or absolute. */
+  private static final Pattern NOT_LOCAL = Pattern.compile("^(?:[A-Za-z][A-Za-z0-9+.-]*:|/|#)");
+
   /** An index larger than this is not rewritten: it is far beyond what an agent is shown. */
   private static final int MAX_INDEX_BYTES = 4 * 1024 * 1024;
 
@@ -88,7 +93,7 @@ final class OfflineConsolidation {
     Map<Path, String> bodies = new LinkedHashMap<>();
     files.forEach(file -> bodies.put(file.file(), file.body()));
     Set<Path> deleted = new LinkedHashSet<>();
-    List<PlannedChange> changes = new ArrayList<>();
+    List<PlannedChange> deletions = new ArrayList<>();
     for (int i = 0; i < files.size(); i++) {
       TopicFile survivor = files.get(i);
       if (deleted.contains(survivor.file())) {
@@ -101,10 +106,16 @@ final class OfflineConsolidation {
           continue;
         }
         String survivorBody = bodies.get(survivor.file());
-        if (normalized(survivorBody).equals(normalized(older.body()))) {
+        String survivorWords = normalized(survivorBody);
+        if (survivorWords.isEmpty()) {
+          // A memory of frontmatter alone says what it says in its description; an empty body is
+          // no evidence that two of them are one memory.
+          break;
+        }
+        if (survivorWords.equals(normalized(older.body()))) {
           deleted.add(older.file());
           mergedInto.put(older.file(), survivor.file());
-          changes.add(
+          deletions.add(
               PlannedChange.delete(
                   older.file(), "exact duplicate of " + survivor.file().getFileName()));
         } else if (WordOverlap.similarity(words(survivorBody), words(older.body())) * 100
@@ -112,12 +123,13 @@ final class OfflineConsolidation {
           bodies.put(survivor.file(), merged(survivorBody, older.body()));
           deleted.add(older.file());
           mergedInto.put(older.file(), survivor.file());
-          changes.add(
+          deletions.add(
               PlannedChange.delete(
                   older.file(), "near duplicate, merged into " + survivor.file().getFileName()));
         }
       }
     }
+    List<PlannedChange> changes = new ArrayList<>();
     for (TopicFile file : files) {
       if (deleted.contains(file.file())) {
         continue;
@@ -138,6 +150,8 @@ final class OfflineConsolidation {
                 file.file(), String.join(", ", reasons), file.frontmatter() + absolute));
       }
     }
+    // Rewrites come first, as apply() makes them: a merged file goes only once its lines are safe.
+    changes.addAll(deletions);
     return changes;
   }
 
@@ -166,17 +180,24 @@ final class OfflineConsolidation {
     List<String> reasons = new ArrayList<>();
     for (String line : before.lines().toList()) {
       Matcher entry = ENTRY.matcher(line);
-      if (!entry.find()) {
+      if (!entry.find() || NOT_LOCAL.matcher(entry.group(1)).find()) {
+        // Not a pointer to a topic file here (a web page's api.md is not missing): kept as is.
         lines.add(line);
         continue;
       }
-      Path target = memoryDirectory.resolve(entry.group(1)).toAbsolutePath().normalize();
+      Path target;
+      try {
+        target = memoryDirectory.resolve(unescaped(entry.group(1))).toAbsolutePath().normalize();
+      } catch (InvalidPathException notAPath) {
+        lines.add(line);
+        continue;
+      }
       String text = line;
       if (mergedInto.containsKey(target)) {
         Path survivor = mergedInto.get(target);
         text =
             line.replace(
-                "](" + entry.group(1) + ")", "](" + relative(memoryDirectory, survivor) + ")");
+                "](" + entry.group(1) + ")", "](" + linkTarget(memoryDirectory, survivor) + ")");
         target = survivor;
         addOnce(reasons, "redirected pointers to merged files");
       }
@@ -205,7 +226,7 @@ final class OfflineConsolidation {
           "- ["
               + name
               + "]("
-              + relative(memoryDirectory, file.file())
+              + linkTarget(memoryDirectory, file.file())
               + ")"
               + file.header().description().map(description -> " — " + description).orElse("");
       if (line.length() > MAX_ENTRY_CHARACTERS) {
@@ -247,13 +268,20 @@ final class OfflineConsolidation {
     return Optional.of(PlannedChange.rewrite(indexFile, String.join(", ", reasons), after));
   }
 
+  /**
+   * Makes every rewrite before any deletion: a deleted duplicate's lines may live on only in a
+   * survivor's rewrite, so when a rewrite fails the duplicate must still be there.
+   */
   static void apply(List<PlannedChange> changes) throws IOException {
     for (PlannedChange change : changes) {
-      switch (change.action()) {
-        case REWRITE ->
-            AtomicFiles.write(
-                change.file(), change.content().orElseThrow().getBytes(StandardCharsets.UTF_8));
-        case DELETE -> Files.deleteIfExists(change.file());
+      if (change.action() == PlannedChange.Action.REWRITE) {
+        AtomicFiles.write(
+            change.file(), change.content().orElseThrow().getBytes(StandardCharsets.UTF_8));
+      }
+    }
+    for (PlannedChange change : changes) {
+      if (change.action() == PlannedChange.Action.DELETE) {
+        Files.deleteIfExists(change.file());
       }
     }
   }
@@ -326,6 +354,42 @@ final class OfflineConsolidation {
         .relativize(file)
         .toString()
         .replace('\\', '/');
+  }
+
+  /**
+   * The file as a Markdown link target that {@link #ENTRY} reads back: a space or a parenthesis
+   * would end the target, so they (and the escape character itself) are percent-encoded.
+   */
+  static String linkTarget(Path memoryDirectory, Path file) {
+    return relative(memoryDirectory, file)
+        .replace("%", "%25")
+        .replace(" ", "%20")
+        .replace("(", "%28")
+        .replace(")", "%29");
+  }
+
+  /** A link target's percent-encoded bytes decoded as UTF-8; a stray {@code %} stays as it is. */
+  static String unescaped(String target) {
+    if (target.indexOf('%') < 0) {
+      return target;
+    }
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    for (int i = 0; i < target.length(); ) {
+      char c = target.charAt(i);
+      if (c == '%' && isHex(target, i + 1) && isHex(target, i + 2)) {
+        bytes.write(Integer.parseInt(target.substring(i + 1, i + 3), 16));
+        i += 3;
+      } else {
+        int codePoint = target.codePointAt(i);
+        bytes.writeBytes(Character.toString(codePoint).getBytes(StandardCharsets.UTF_8));
+        i += Character.charCount(codePoint);
+      }
+    }
+    return bytes.toString(StandardCharsets.UTF_8);
+  }
+
+  private static boolean isHex(String text, int at) {
+    return at < text.length() && Character.digit(text.charAt(at), 16) >= 0;
   }
 
   private static String stem(Path file) {

@@ -3,15 +3,14 @@ package dev.teammemory.daemon.extract;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.teammemory.daemon.files.FailureWords;
+import dev.teammemory.daemon.files.TextFiles;
 import dev.teammemory.daemon.model.AgentTool;
 import dev.teammemory.daemon.model.InputSchema;
 import dev.teammemory.daemon.model.ToolDefinition;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.MalformedInputException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystems;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
 import java.util.ArrayList;
@@ -96,7 +95,7 @@ final class GrepTool implements AgentTool {
             return results.size() < MAX_RESULTS;
           });
     } catch (IOException | UncheckedIOException unreadable) {
-      return Result.error("cannot search " + root + ": " + unreadable.getClass().getSimpleName());
+      return Result.error("cannot search " + root + ": " + FailureWords.describe(unreadable));
     }
     if (results.isEmpty()) {
       return Result.ok("No matches found");
@@ -111,10 +110,14 @@ final class GrepTool implements AgentTool {
   private static void search(Path file, Pattern pattern, boolean content, List<String> results) {
     List<String> lines;
     try {
-      lines = Files.readAllLines(file, StandardCharsets.UTF_8);
-    } catch (MalformedInputException binary) {
-      return;
-    } catch (IOException unreadable) {
+      // Lenient, as ripgrep: a stray byte that is not UTF-8 does not hide a file from the search;
+      // a NUL marks a binary file, which is skipped. Bounded, in case the file grew since the walk.
+      String text = TextFiles.read(file, (int) MAX_FILE_BYTES);
+      if (text.indexOf('\0') >= 0) {
+        return;
+      }
+      lines = text.lines().toList();
+    } catch (IOException unreadableOrGrown) {
       return;
     }
     for (int i = 0; i < lines.size() && results.size() < MAX_RESULTS; i++) {

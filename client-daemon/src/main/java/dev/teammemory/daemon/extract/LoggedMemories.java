@@ -2,10 +2,10 @@ package dev.teammemory.daemon.extract;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.teammemory.daemon.files.TextFiles;
 import dev.teammemory.daemon.memory.MemoryType;
 import dev.teammemory.daemon.secrets.SecretGuard;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -34,6 +34,10 @@ public final class LoggedMemories {
       Pattern.compile(
           "^\\s*[-*+]\\s+(?:\\d{1,2}:\\d{2}\\s+)?(?:(user|feedback|project|reference):\\s*)?(.+)$",
           Pattern.CASE_INSENSITIVE);
+
+  /** A day's log is a few kilobytes of bullets; far more than that is not worth holding whole. */
+  static final int MAX_LOG_BYTES = 4 * 1024 * 1024;
+
   private static final Pattern LOG_NAME = Pattern.compile("(\\d{4}-\\d{2}-\\d{2})\\.md");
 
   /** What distilling one log did. */
@@ -74,7 +78,7 @@ public final class LoggedMemories {
       throws IOException {
     List<String> lines;
     try {
-      lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+      lines = entryLines(log);
     } catch (NoSuchFileException gone) {
       return new Distilled(log, 0, List.of(), List.of());
     }
@@ -106,6 +110,21 @@ public final class LoggedMemories {
       }
     }
     return new Distilled(log, entries, created, updated);
+  }
+
+  /**
+   * The log's lines, read as the agent reads it: a byte that is not UTF-8 costs one character, not
+   * the whole log (and with it every later dream). A log larger than {@value #MAX_LOG_BYTES} bytes
+   * is distilled up to its last whole line within that, rather than read whole into memory.
+   */
+  private static List<String> entryLines(Path log) throws IOException {
+    TextFiles.Head head = TextFiles.head(log, MAX_LOG_BYTES);
+    String text = head.text();
+    if (!head.complete()) {
+      int lastLineEnd = text.lastIndexOf('\n');
+      text = lastLineEnd < 0 ? "" : text.substring(0, lastLineEnd);
+    }
+    return text.lines().toList();
   }
 
   private static LocalDate day(Path log) {

@@ -168,26 +168,33 @@ final class MemoryNaming {
   private static final Set<String> NEGATIONS =
       Set.of("no", "not", "never", "don't", "don’t", "dont", "instead", "avoid");
 
-  /** First-person words and what they become in the third person. */
-  private static final List<String[]> THIRD_PERSON =
+  /**
+   * First-person words and what they become in the third person. "I" is matched as a capital only,
+   * so "i.e." stays; "us" only in lower case, so "US" stays; "we" and "us" not where a hyphen or a
+   * dot joins them to more ("us-east-1"); contractions need their apostrophe, so "were" and "Ill"
+   * stay words.
+   */
+  private static final List<Rewrite> THIRD_PERSON =
       List.of(
-          new String[] {"\\bI'?m\\b", "the user is"},
-          new String[] {"\\bI am\\b", "the user is"},
-          new String[] {"\\bI'?ve\\b", "the user has"},
-          new String[] {"\\bI'?d\\b", "the user would"},
-          new String[] {"\\bI'?ll\\b", "the user will"},
-          new String[] {"\\bI\\b", "the user"},
-          new String[] {"\\bmyself\\b", "the user"},
-          new String[] {"\\bmine\\b", "the user's"},
-          new String[] {"\\bmy\\b", "the user's"},
-          new String[] {"\\bme\\b", "the user"},
-          new String[] {"\\bwe'?re\\b", "the team is"},
-          new String[] {"\\bwe'?ve\\b", "the team has"},
-          new String[] {"\\bwe\\b", "the team"},
-          new String[] {"\\bour\\b", "the team's"},
-          new String[] {"\\bus\\b", "the team"},
-          new String[] {"我(?!们)", "用户"},
-          new String[] {"我们", "团队"});
+          new Rewrite(Pattern.compile("\\bI['’]?m\\b"), "the user is"),
+          new Rewrite(Pattern.compile("\\bI am\\b"), "the user is"),
+          new Rewrite(Pattern.compile("\\bI['’]?ve\\b"), "the user has"),
+          new Rewrite(Pattern.compile("\\bI['’]d\\b"), "the user would"),
+          new Rewrite(Pattern.compile("\\bI['’]ll\\b"), "the user will"),
+          new Rewrite(Pattern.compile("\\bI\\b(?![-./]\\w)"), "the user"),
+          new Rewrite(Pattern.compile("\\bmyself\\b", Pattern.CASE_INSENSITIVE), "the user"),
+          new Rewrite(Pattern.compile("\\bmine\\b", Pattern.CASE_INSENSITIVE), "the user's"),
+          new Rewrite(Pattern.compile("\\bmy\\b", Pattern.CASE_INSENSITIVE), "the user's"),
+          new Rewrite(Pattern.compile("\\bme\\b", Pattern.CASE_INSENSITIVE), "the user"),
+          new Rewrite(Pattern.compile("\\b[Ww]e['’]re\\b"), "the team is"),
+          new Rewrite(Pattern.compile("\\b[Ww]e['’]ve\\b"), "the team has"),
+          new Rewrite(Pattern.compile("\\b[Ww]e\\b(?![-.]\\w)"), "the team"),
+          new Rewrite(Pattern.compile("\\b[Oo]ur\\b"), "the team's"),
+          new Rewrite(Pattern.compile("\\bus\\b(?![-.]\\w)"), "the team"),
+          new Rewrite(Pattern.compile("我(?!们)"), "用户"),
+          new Rewrite(Pattern.compile("我们"), "团队"));
+
+  private record Rewrite(Pattern firstPerson, String thirdPerson) {}
 
   private static final Pattern BARE_VERB =
       Pattern.compile(
@@ -198,7 +205,7 @@ final class MemoryNaming {
           Pattern.CASE_INSENSITIVE);
 
   private static final Pattern FIRST_PERSON_START =
-      Pattern.compile("^(?:\\W*)(?:I'?m|I am|I)\\b", Pattern.CASE_INSENSITIVE);
+      Pattern.compile("^(?:\\W*)(?:I['’]?m|I am|I)\\b(?![-./]\\w)");
   private static final Pattern AND_VERB =
       Pattern.compile(
           "\\b(and) (own|use|prefer|lead|manage|maintain|run|write|work|know|speak|build)\\b");
@@ -240,29 +247,11 @@ final class MemoryNaming {
     return slug.isEmpty() ? fallback : slug;
   }
 
-  /**
-   * How much a statement says: its telling words, with two Chinese, Japanese or Korean characters
-   * counted as one word.
-   */
-  static int tellingWords(String statement) {
-    int count = 0;
-    Matcher word = WORD.matcher(statement.toLowerCase(Locale.ROOT));
-    while (word.find()) {
-      count += QUIET_WORDS.contains(word.group()) ? 0 : 1;
-    }
-    long ideographs =
-        statement
-            .codePoints()
-            .filter(point -> Character.UnicodeScript.of(point) == Character.UnicodeScript.HAN)
-            .count();
-    return count + (int) (ideographs / 2);
-  }
-
   /** The statement in the third person, cut at a clause boundary to fit a description. */
   static String description(String statement) {
     String text = statement.replaceAll("\\s+", " ").strip();
-    for (String[] rule : THIRD_PERSON) {
-      text = Pattern.compile(rule[0], Pattern.CASE_INSENSITIVE).matcher(text).replaceAll(rule[1]);
+    for (Rewrite rule : THIRD_PERSON) {
+      text = rule.firstPerson().matcher(text).replaceAll(rule.thirdPerson());
     }
     text = BARE_VERB.matcher(text).replaceAll(match -> agree(match.group(1), match.group(2)));
     if (FIRST_PERSON_START.matcher(statement).find()) {

@@ -3,6 +3,8 @@ package dev.teammemory.daemon.extract;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.teammemory.daemon.files.TextFiles;
 import dev.teammemory.daemon.model.FileEditTool;
 import dev.teammemory.daemon.model.Permission;
 import dev.teammemory.daemon.model.PermissionGate;
@@ -10,7 +12,6 @@ import dev.teammemory.daemon.secrets.SecretGuard;
 import dev.teammemory.daemon.secrets.Verdict;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.NoSuchFileException;
@@ -40,6 +41,9 @@ public final class MemoryWriteGate implements PermissionGate {
   static final String BASH = "Bash";
   static final String GREP = "Grep";
   static final String GLOB = "Glob";
+
+  /** Memory files and daily logs are a few kilobytes; the Edit tool refuses larger ones too. */
+  private static final int MAX_BYTES = 4 * 1024 * 1024;
 
   private final Path memoryDirectory;
   private final Path teamDirectory;
@@ -180,7 +184,11 @@ public final class MemoryWriteGate implements PermissionGate {
       }
     }
     before.computeIfAbsent(file, MemoryWriteGate::fingerprint);
-    return new Permission.Allow(input);
+    // The tool writes the file that was judged: through the unresolved path a Write would replace
+    // a link in team/ with a team file whose content was never scanned.
+    ObjectNode judged = ((ObjectNode) input).deepCopy();
+    judged.put("file_path", file.toString());
+    return new Permission.Allow(judged);
   }
 
   /** What the file would hold after the call: Write's content, or the file with Edit applied. */
@@ -195,7 +203,13 @@ public final class MemoryWriteGate implements PermissionGate {
     }
     String before;
     try {
-      before = Files.readString(file, StandardCharsets.UTF_8);
+      // Read as the Edit tool reads it: a file it would refuse (not UTF-8, too large, a FIFO that
+      // would block the reader) cannot be worked out here either.
+      Optional<String> exact = TextFiles.readExactly(file, MAX_BYTES);
+      if (exact.isEmpty()) {
+        return Optional.empty();
+      }
+      before = exact.get();
     } catch (NoSuchFileException absent) {
       before = "";
     } catch (IOException unreadable) {
@@ -215,7 +229,7 @@ public final class MemoryWriteGate implements PermissionGate {
   private static Optional<String> appendOnly(String toolName, JsonNode input, Path file) {
     String before;
     try {
-      before = Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
+      before = TextFiles.readIfPresent(file, MAX_BYTES).orElse("");
     } catch (IOException unreadable) {
       return Optional.of("today's log cannot be read, so an append cannot be checked");
     }

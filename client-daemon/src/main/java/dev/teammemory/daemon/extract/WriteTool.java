@@ -2,6 +2,7 @@ package dev.teammemory.daemon.extract;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.teammemory.daemon.files.AtomicFiles;
+import dev.teammemory.daemon.files.FailureWords;
 import dev.teammemory.daemon.model.AgentTool;
 import dev.teammemory.daemon.model.InputSchema;
 import dev.teammemory.daemon.model.ToolDefinition;
@@ -38,7 +39,7 @@ final class WriteTool implements AgentTool {
     try {
       AtomicFiles.write(file, content.asText().getBytes(StandardCharsets.UTF_8));
     } catch (IOException failed) {
-      return Result.error("cannot write " + file + ": " + failed.getClass().getSimpleName());
+      return Result.error("cannot write " + file + ": " + FailureWords.describe(failed));
     }
     return Result.ok("wrote " + file);
   }

@@ -8,7 +8,9 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermission;
@@ -50,6 +52,72 @@ public final class AtomicFiles {
       throws IOException {
     Path directory = file.toAbsolutePath().getParent();
     Files.createDirectories(directory);
+    Path temporary = temporary(directory, bytes, mode);
+    try {
+      if (mode.isEmpty()) {
+        keepMode(file, temporary);
+      }
+      try {
+        Files.move(temporary, file, ATOMIC_MOVE, REPLACE_EXISTING);
+      } catch (AtomicMoveNotSupportedException notAtomic) {
+        Files.move(temporary, file, REPLACE_EXISTING);
+      }
+    } finally {
+      Files.deleteIfExists(temporary);
+    }
+    forceDirectory(directory);
+  }
+
+  /**
+   * Creates a file that does not exist yet, whole or not at all: a crash never leaves it empty or
+   * half written, and when another writer creates it first, theirs stands.
+   *
+   * @return false when the file already existed, and was left as it is
+   */
+  public static boolean create(Path file, byte[] bytes, Set<PosixFilePermission> permissions)
+      throws IOException {
+    Path directory = file.toAbsolutePath().getParent();
+    Files.createDirectories(directory);
+    Path temporary = temporary(directory, bytes, Optional.of(Set.copyOf(permissions)));
+    try {
+      // A rename replaces whatever is there; a hard link fails instead, so a concurrent creator
+      // wins.
+      Files.createLink(file, temporary);
+    } catch (FileAlreadyExistsException createdMeanwhile) {
+      return false;
+    } catch (UnsupportedOperationException noHardLinks) {
+      try {
+        Files.move(temporary, file);
+      } catch (FileAlreadyExistsException createdMeanwhile) {
+        return false;
+      }
+    } finally {
+      Files.deleteIfExists(temporary);
+    }
+    forceDirectory(directory);
+    return true;
+  }
+
+  /**
+   * Gives the replacement the mode of the file it replaces: a memory someone made private with
+   * {@code chmod 600} stays private. Set after creation, as the umask would narrow it otherwise.
+   */
+  private static void keepMode(Path file, Path temporary) throws IOException {
+    if (!isPosix(temporary.getParent())) {
+      return;
+    }
+    Set<PosixFilePermission> existing;
+    try {
+      existing = Files.getPosixFilePermissions(file);
+    } catch (NoSuchFileException newFile) {
+      return;
+    }
+    Files.setPosixFilePermissions(temporary, existing);
+  }
+
+  /** A temporary file beside the target holding the bytes, forced to disk. */
+  private static Path temporary(
+      Path directory, byte[] bytes, Optional<Set<PosixFilePermission>> mode) throws IOException {
     Path temporary = directory.resolve(TEMPORARY_PREFIX + UUID.randomUUID() + ".tmp");
     try {
       if (mode.isPresent() && isPosix(directory)) {
@@ -64,15 +132,11 @@ public final class AtomicFiles {
         }
         channel.force(true);
       }
-      try {
-        Files.move(temporary, file, ATOMIC_MOVE, REPLACE_EXISTING);
-      } catch (AtomicMoveNotSupportedException notAtomic) {
-        Files.move(temporary, file, REPLACE_EXISTING);
-      }
-    } finally {
+      return temporary;
+    } catch (IOException | RuntimeException failed) {
       Files.deleteIfExists(temporary);
+      throw failed;
     }
-    forceDirectory(directory);
   }
 
   /** True for a temporary file of an interrupted or in-progress atomic write. */

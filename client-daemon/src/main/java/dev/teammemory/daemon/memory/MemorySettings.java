@@ -4,8 +4,9 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.teammemory.daemon.files.FailureWords;
+import dev.teammemory.daemon.files.TextFiles;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -33,6 +34,9 @@ public record MemorySettings(
     List<String> warnings) {
 
   private static final ObjectMapper JSON = new ObjectMapper();
+
+  /** A settings file is a few kilobytes; a larger one (or a FIFO) is not read whole. */
+  private static final int MAX_BYTES = 1024 * 1024;
 
   /** A setting's value and the file that set it. */
   public record Sourced<T>(T value, Path file) {
@@ -89,7 +93,9 @@ public record MemorySettings(
 
   private static Optional<JsonNode> read(Path file, List<String> warnings) {
     try {
-      JsonNode settings = JSON.readTree(Files.readString(file));
+      // Decoded leniently, as Claude Code (Node) reads it: a stray byte in some other setting
+      // must not make tmem ignore autoMemoryEnabled: false.
+      JsonNode settings = JSON.readTree(TextFiles.read(file, MAX_BYTES));
       if (settings != null && settings.isObject()) {
         return Optional.of(settings);
       }
@@ -97,12 +103,7 @@ public record MemorySettings(
     } catch (NoSuchFileException absent) {
       // No settings file is the common case.
     } catch (IOException unreadable) {
-      warnings.add(
-          "ignored "
-              + file
-              + ": it is not valid JSON or cannot be read ("
-              + unreadable.getClass().getSimpleName()
-              + ")");
+      warnings.add("ignored " + file + ": " + FailureWords.describe(unreadable));
     }
     return Optional.empty();
   }

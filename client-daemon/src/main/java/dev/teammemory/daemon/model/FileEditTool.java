@@ -2,11 +2,11 @@ package dev.teammemory.daemon.model;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.teammemory.daemon.files.AtomicFiles;
 import dev.teammemory.daemon.files.FailureWords;
 import dev.teammemory.daemon.files.TextFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -92,11 +92,20 @@ public final class FileEditTool implements AgentTool {
               : replaceFirst(before, target, replacement);
     }
     try {
-      Files.writeString(file, after, StandardCharsets.UTF_8);
+      write(file, after);
     } catch (IOException unwritable) {
-      return Result.error("cannot write " + file + ": " + unwritable.getClass().getSimpleName());
+      return Result.error("cannot write " + file + ": " + FailureWords.describe(unwritable));
     }
     return Result.ok("The file " + file + " has been updated.");
+  }
+
+  /**
+   * Replaces the file atomically, so a crash or a full disk leaves the old text rather than a
+   * truncated file. The real path is replaced, so an edit through a symlink changes the file it
+   * points to and the link stays a link; the file keeps its mode, so session notes stay 0600.
+   */
+  private static void write(Path file, String text) throws IOException {
+    AtomicFiles.write(file.toRealPath(), text.getBytes(StandardCharsets.UTF_8));
   }
 
   private static int count(String text, String target) {

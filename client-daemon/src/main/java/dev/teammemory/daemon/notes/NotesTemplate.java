@@ -27,10 +27,12 @@ record NotesTemplate(String template, String prompt, boolean customTemplate, boo
       """
 
       # Session Title
-      _A short and distinctive 5-10 word descriptive title for the session. Super info dense, no filler_
+      _A short and distinctive 5-10 word descriptive title for the session. Super info dense, no \
+      filler_
 
       # Current State
-      _What is actively being worked on right now? Pending tasks not yet completed. Immediate next steps._
+      _What is actively being worked on right now? Pending tasks not yet completed. Immediate next \
+      steps._
 
       # Task specification
       _What did the user ask to build? Any design decisions or other explanatory context_
@@ -39,19 +41,23 @@ record NotesTemplate(String template, String prompt, boolean customTemplate, boo
       _What are the important files? In short, what do they contain and why are they relevant?_
 
       # Workflow
-      _What bash commands are usually run and in what order? How to interpret their output if not obvious?_
+      _What bash commands are usually run and in what order? How to interpret their output if not \
+      obvious?_
 
       # Errors & Corrections
-      _Errors encountered and how they were fixed. What did the user correct? What approaches failed and should not be tried again?_
+      _Errors encountered and how they were fixed. What did the user correct? What approaches \
+      failed and should not be tried again?_
 
       # Codebase and System Documentation
       _What are the important system components? How do they work/fit together?_
 
       # Learnings
-      _What has worked well? What has not? What to avoid? Do not duplicate items from other sections_
+      _What has worked well? What has not? What to avoid? Do not duplicate items from other \
+      sections_
 
       # Key results
-      _If the user asked a specific output such as an answer to a question, a table, or other document, repeat the exact result here_
+      _If the user asked a specific output such as an answer to a question, a table, or other \
+      document, repeat the exact result here_
 
       # Worklog
       _Step by step, what was attempted, done? Very terse summary for each step_
@@ -59,32 +65,41 @@ record NotesTemplate(String template, String prompt, boolean customTemplate, boo
 
   static final String DEFAULT_PROMPT =
       """
-      This request is not part of the conversation above: it asks you to keep that       conversation's notes. Nothing about note-taking, or about this request, belongs in the notes.
+      This request is not part of the conversation above: it asks you to keep that conversation's \
+      notes. Nothing about note-taking, or about this request, belongs in the notes.
 
-      Update the session notes from the conversation above. Leave out this request, the system       prompt, CLAUDE.md and any earlier summary of the session.
+      Update the session notes from the conversation above. Leave out this request, the system \
+      prompt, CLAUDE.md and any earlier summary of the session.
 
       The notes file {{notesPath}} has been read for you; it holds:
       <current_notes_content>
       {{currentNotes}}
       </current_notes_content>
 
-      Change it with the Edit tool and nothing else, then stop. Send all your edits at once, in       one message, one call per change.
+      Change it with the Edit tool and nothing else, then stop. Send all your edits at once, in \
+      one message, one call per change.
 
       Keep the structure exactly as it is:
       - every header line (starting with '#') stays as written: none removed, changed or added;
-      - every italic description line right under a header (between underscores) stays as       written: it says what the section is for;
+      - every italic description line right under a header (between underscores) stays as written: \
+      it says what the section is for;
       - write only below those two lines, inside the sections that exist; nothing outside them.
 
       What to write:
       - specifics: file paths, function names, exact commands and error messages, numbers;
-      - under "Key results", the complete output the user asked for (the whole table, the whole       answer);
-      - under "Current State", always the latest work: it is what carries the session over a       compaction;
+      - under "Key results", the complete output the user asked for (the whole table, the whole \
+      answer);
+      - under "Current State", always the latest work: it is what carries the session over a \
+      compaction;
       - nothing CLAUDE.md already says, and no filler: a section with nothing new stays as it is;
-      - at most about 2,000 tokens a section: when one grows near that, condense it, keeping       what matters most.
+      - at most about 2,000 tokens a section: when one grows near that, condense it, keeping what \
+      matters most.
 
       Use the Edit tool with file_path: {{notesPath}}
 
-      Once more: the headers and the italic lines under them are part of the file's structure,       not content; edit only what follows them. Make your edits in parallel and stop; take       nothing from this request into the notes.""";
+      Once more: the headers and the italic lines under them are part of the file's structure, not \
+      content; edit only what follows them. Make your edits in parallel and stop; take nothing \
+      from this request into the notes.""";
 
   private static final Pattern VARIABLE = Pattern.compile("\\{\\{(\\w+)\\}\\}");
 

@@ -17,12 +17,11 @@ import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
@@ -248,22 +247,14 @@ public final class SessionNotes {
     } else {
       Files.createDirectories(folder);
     }
-    if (Files.exists(notes)) {
+    if (!Files.exists(notes, LinkOption.NOFOLLOW_LINKS)
+        && AtomicFiles.create(notes, template.getBytes(StandardCharsets.UTF_8), FILE_PERMISSIONS)) {
       return;
     }
-    try {
-      FileAttribute<?>[] attributes =
-          posix(notes)
-              ? new FileAttribute<?>[] {PosixFilePermissions.asFileAttribute(FILE_PERMISSIONS)}
-              : new FileAttribute<?>[0];
-      Files.createFile(notes, attributes);
-      if (posix(notes)) {
-        Files.setPosixFilePermissions(notes, FILE_PERMISSIONS);
-      }
-      Files.writeString(
-          notes, template, StandardCharsets.UTF_8, StandardOpenOption.TRUNCATE_EXISTING);
-    } catch (FileAlreadyExistsException createdMeanwhile) {
-      // Someone else created it; theirs stands.
+    if (Files.isRegularFile(notes) && Files.size(notes) == 0) {
+      // Notes are never empty (they start as the template): an empty file is one an earlier
+      // version left half made, and it would never be filled again.
+      replace(notes, template);
     }
   }
 

@@ -6,8 +6,8 @@ import dev.teammemory.daemon.transcript.ContentBlock;
 import dev.teammemory.daemon.transcript.Transcript;
 import dev.teammemory.daemon.transcript.TranscriptEntry;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.InvalidPathException;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -35,12 +35,15 @@ record SessionContext(Optional<String> compaction, Set<Path> readFiles) {
     readFiles = Set.copyOf(readFiles);
   }
 
-  /** The context in {@code transcript}; {@link #UNKNOWN} when it does not exist. */
-  static SessionContext of(Path transcript) throws IOException {
+  /**
+   * The context in {@code transcript}; {@link #UNKNOWN} when it cannot be read (missing, a folder,
+   * a FIFO, not readable): the context only refines recall, so without it recall still answers.
+   */
+  static SessionContext of(Path transcript) {
     Transcript read;
     try {
       read = Transcript.read(transcript);
-    } catch (NoSuchFileException absent) {
+    } catch (IOException | UncheckedIOException unreadable) {
       return UNKNOWN;
     }
     List<TranscriptEntry> conversation = read.conversation();

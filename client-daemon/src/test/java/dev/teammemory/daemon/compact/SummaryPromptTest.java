@@ -35,4 +35,12 @@ class SummaryPromptTest {
             "9. Optional Next Step",
             "<analysis>");
   }
+
+  @Test
+  void thePromptHasNoRunsOfSpacesInsideItsSentences() {
+    assertThat(SummaryPrompt.PREAMBLE + SummaryPrompt.TASK)
+        .doesNotContainPattern("\\S {2,}\\S")
+        .contains("Edit, Write or any other.")
+        .contains("what changed, and the important snippets.");
+  }
 }

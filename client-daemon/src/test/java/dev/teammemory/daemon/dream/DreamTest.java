@@ -167,10 +167,10 @@ class DreamTest {
             "# Memory\n- [Bun](feedback_bun.md) — use bun\n- [project_freeze](project_freeze.md) — merge freeze\n");
     assertThat(((DreamOutcome.Consolidated) outcome).changes())
         .containsExactly(
-            "delete feedback_bun_copy.md (exact duplicate of feedback_bun.md)",
-            "delete feedback_bun_again.md (near duplicate, merged into feedback_bun.md)",
             "rewrite feedback_bun.md (merged a near duplicate)",
             "rewrite project_freeze.md (relative dates made absolute)",
+            "delete feedback_bun_copy.md (exact duplicate of feedback_bun.md)",
+            "delete feedback_bun_again.md (near duplicate, merged into feedback_bun.md)",
             "rewrite MEMORY.md (redirected pointers to merged files, removed duplicate pointers, removed pointers to missing files, added pointers to unindexed topic files)");
     assertThat(progress)
         .containsSubsequence(
@@ -368,5 +368,36 @@ class DreamTest {
     }
     assertThat(Files.readString(memory.resolve("logs/2026/03/2026-03-01.md")))
         .contains("yesterday");
+  }
+
+  @Test
+  void aDailyLogWithABytesThatIsNotUtf8IsStillDistilled() throws IOException {
+    Path log = memory.resolve("logs/2026/03/2026-03-01.md");
+    Files.createDirectories(log.getParent());
+    byte[] latin1Cafe =
+        "- 09:00 feedback: Use bun instead of npm at the caf\u00e9\n"
+            .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+    Files.write(log, latin1Cafe);
+
+    DreamOutcome outcome = run(Dream.Mode.NOW);
+
+    assertThat(outcome).isInstanceOf(DreamOutcome.Consolidated.class);
+    assertThat(((DreamOutcome.Consolidated) outcome).changes())
+        .anySatisfy(
+            change ->
+                assertThat(change)
+                    .startsWith("create ")
+                    .endsWith(" (distilled from logs/2026/03/2026-03-01.md)"));
+  }
+
+  @Test
+  void aFailedRunSaysWhatFailedInWords() throws IOException {
+    Path index = Files.createDirectories(memory.resolve("MEMORY.md"));
+    Files.writeString(index.resolve("inside.md"), "not an index");
+
+    DreamOutcome outcome = run(Dream.Mode.NOW);
+
+    assertThat(outcome)
+        .isEqualTo(new DreamOutcome.Failed(index + " is a folder, not a file in prune and index"));
   }
 }

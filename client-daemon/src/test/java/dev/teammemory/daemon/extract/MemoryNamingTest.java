@@ -47,4 +47,14 @@ class MemoryNamingTest {
                 + " (extend AbstractPostgresIT)");
     assertThat(description.length()).isLessThanOrEqualTo(MemoryNaming.MAX_DESCRIPTION);
   }
+
+  @Test
+  void wordsThatOnlyLookFirstPersonAreLeftAsTheyAre() {
+    assertThat(MemoryNaming.description("Production runs in us-east-1, i.e. Virginia."))
+        .isEqualTo("Production runs in us-east-1, i.e. Virginia");
+    assertThat(MemoryNaming.description("Tests were flaky on the US runners and I/O bound."))
+        .isEqualTo("Tests were flaky on the US runners and I/O bound");
+    assertThat(MemoryNaming.description("Ask us before we merge; I'd rather review it."))
+        .isEqualTo("Ask the team before the team merges; the user would rather review it");
+  }
 }

@@ -1,14 +1,18 @@
 package dev.teammemory.daemon.extract;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.teammemory.daemon.model.Permission;
 import dev.teammemory.daemon.secrets.SecretGuard;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.Random;
 import org.junit.jupiter.api.BeforeEach;
@@ -173,5 +177,52 @@ class MemoryWriteGateTest {
         .isEqualTo("the daily log is append-only: keep what it says and add bullets at the end");
     assertThat(denial(logGate.check("Edit", edit(memory.resolve("MEMORY.md"), "", "x"))))
         .contains("MEMORY.md and topic files are read-only");
+  }
+
+  @Test
+  void anEditOfATeamFileThatIsAFifoIsDeniedInsteadOfHanging() throws Exception {
+    Path fifo = Files.createDirectories(memory.resolve("team")).resolve("fifo.md");
+    assertThat(new ProcessBuilder("mkfifo", fifo.toString()).start().waitFor()).isZero();
+
+    Permission permission =
+        assertTimeoutPreemptively(
+            Duration.ofSeconds(10), () -> gate.check("Edit", edit(fifo, "a", "b")));
+
+    assertThat(denial(permission))
+        .isEqualTo(
+            "the new content of "
+                + fifo.toRealPath()
+                + " cannot be worked out, so it cannot be checked for secrets");
+  }
+
+  @Test
+  void aDailyLogWithAByteThatIsNotUtf8MayStillBeAppendedTo() throws IOException {
+    Path today = memory.resolve("logs/2026/03/2026-03-02.md");
+    Files.createDirectories(today.getParent());
+    Files.write(today, "- 09:00 caf\u00e9\n".getBytes(StandardCharsets.ISO_8859_1));
+    MemoryWriteGate logGate =
+        new MemoryWriteGate(memory, SecretGuard.withDefaultRules(), Optional.of(today));
+
+    assertThat(logGate.check("Write", write(today, "- 09:00 caf\uFFFD\n- 10:00 tea\n")))
+        .isInstanceOf(Permission.Allow.class);
+  }
+
+  @Test
+  void aWriteThroughALinkInTeamWritesTheFileTheGateJudgedAndLeavesTheLink() throws IOException {
+    Path team = Files.createDirectories(memory.resolve("team"));
+    Files.writeString(memory.resolve("private.md"), "old\n");
+    Path link = Files.createSymbolicLink(team.resolve("x.md"), Path.of("../private.md"));
+    String content = "token " + githubToken() + "\n";
+
+    Permission permission = gate.check("Write", write(link, content));
+
+    assertThat(permission).isInstanceOf(Permission.Allow.class);
+    JsonNode allowed = ((Permission.Allow) permission).input();
+    assertThat(allowed.get("file_path").asText())
+        .isEqualTo(memory.toRealPath().resolve("private.md").toString());
+    assertThat(allowed.get("content").asText()).isEqualTo(content);
+    new WriteTool().execute(allowed);
+    assertThat(Files.isSymbolicLink(link)).isTrue();
+    assertThat(memory.resolve("private.md")).hasContent(content.strip());
   }
 }

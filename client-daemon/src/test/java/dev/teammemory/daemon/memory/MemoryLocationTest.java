@@ -1,11 +1,14 @@
 package dev.teammemory.daemon.memory;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.teammemory.daemon.home.Environment;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
@@ -184,5 +187,32 @@ class MemoryLocationTest {
     variables.put("CLAUDE_CODE_DISABLE_AUTO_MEMORY", "maybe");
 
     assertThat(resolve().enabled()).isTrue();
+  }
+
+  @Test
+  void aSettingsFileWithAByteThatIsNotUtf8StillTurnsMemoryOff() throws IOException {
+    Path file = root.resolve("config/settings.json");
+    Files.createDirectories(file.getParent());
+    Files.write(
+        file,
+        "{\"theme\":\"caf\u00e9\",\"autoMemoryEnabled\":false}"
+            .getBytes(StandardCharsets.ISO_8859_1));
+
+    MemoryLocation location = resolve();
+
+    assertThat(location.disabledBy()).contains("autoMemoryEnabled: false in " + file);
+    assertThat(location.warnings()).isEmpty();
+  }
+
+  @Test
+  void aSettingsFileThatIsAFifoIsReportedNotWaitedOn() throws Exception {
+    Path file = Files.createDirectories(root.resolve("config")).resolve("settings.json");
+    assertThat(new ProcessBuilder("mkfifo", file.toString()).start().waitFor()).isZero();
+
+    MemoryLocation location = assertTimeoutPreemptively(Duration.ofSeconds(10), () -> resolve());
+
+    assertThat(location.enabled()).isTrue();
+    assertThat(location.warnings())
+        .containsExactly("ignored " + file + ": not a regular file: " + file);
   }
 }

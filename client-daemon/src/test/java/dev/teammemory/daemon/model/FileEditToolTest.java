@@ -77,4 +77,35 @@ class FileEditToolTest {
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
         .isEqualTo("rw-------");
   }
+
+  @Test
+  void replacesTheFileAtomicallyInsteadOfRewritingItInPlace() throws IOException {
+    Path file = Files.writeString(directory.resolve("a.md"), "before");
+    // A hard link still names the old inode: an in-place rewrite changes what it reads, an atomic
+    // replacement (new file renamed over the name) does not.
+    Path oldInode = Files.createLink(directory.resolve("old.md"), file);
+
+    assertThat(tool.execute(edit(file, "before", "after")).isError()).isFalse();
+
+    assertThat(Files.readString(file)).isEqualTo("after");
+    assertThat(Files.readString(oldInode)).isEqualTo("before");
+    try (var names = Files.list(directory)) {
+      assertThat(names.map(name -> name.getFileName().toString()))
+          .containsExactlyInAnyOrder("a.md", "old.md");
+    }
+  }
+
+  @Test
+  void editsASymlinkedFileThroughItsLink() throws IOException {
+    Path real = Files.writeString(directory.resolve("real.md"), "before");
+    Files.setPosixFilePermissions(real, PosixFilePermissions.fromString("rw-------"));
+    Path link = Files.createSymbolicLink(directory.resolve("link.md"), real.getFileName());
+
+    assertThat(tool.execute(edit(link, "before", "after")).isError()).isFalse();
+
+    assertThat(Files.isSymbolicLink(link)).isTrue();
+    assertThat(Files.readString(real)).isEqualTo("after");
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(real)))
+        .isEqualTo("rw-------");
+  }
 }

@@ -96,4 +96,11 @@ class NotesTemplateTest {
   void notesWithinBudgetGetNoReminder() {
     assertThat(NotesTemplate.budgetReminders(NotesTemplate.DEFAULT_TEMPLATE)).isEmpty();
   }
+
+  @Test
+  void theDefaultPromptAndTemplateHaveNoRunsOfSpacesInsideTheirSentences() {
+    assertThat(NotesTemplate.DEFAULT_PROMPT + NotesTemplate.DEFAULT_TEMPLATE)
+        .doesNotContainPattern("\\S {2,}\\S")
+        .contains("it asks you to keep that conversation's notes.");
+  }
 }

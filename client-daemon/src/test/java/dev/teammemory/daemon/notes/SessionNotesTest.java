@@ -295,4 +295,26 @@ class SessionNotesTest {
                 + "\",\"usage\":{\"input_tokens\":900,\"output_tokens\":40}}")
         .build();
   }
+
+  @Test
+  void anEmptyNotesFileLeftByACrashIsFilledFromTheTemplate() throws IOException {
+    Files.createDirectories(notes.getParent());
+    Files.createFile(notes);
+
+    SessionNotes.createIfMissing(notes, NotesTemplate.DEFAULT_TEMPLATE);
+
+    assertThat(notes).hasContent(NotesTemplate.DEFAULT_TEMPLATE);
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(notes)))
+        .isEqualTo("rw-------");
+  }
+
+  @Test
+  void existingNotesAreNeverReplacedByTheTemplate() throws IOException {
+    Files.createDirectories(notes.getParent());
+    Files.writeString(notes, "# Session Title\nmine\n");
+
+    SessionNotes.createIfMissing(notes, NotesTemplate.DEFAULT_TEMPLATE);
+
+    assertThat(notes).hasContent("# Session Title\nmine\n");
+  }
 }
