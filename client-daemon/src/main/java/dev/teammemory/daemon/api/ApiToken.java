@@ -1,8 +1,8 @@
 package dev.teammemory.daemon.api;
 
+import dev.teammemory.daemon.files.AtomicFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -39,22 +39,12 @@ final class ApiToken {
       }
       byte[] random = new byte[32];
       new SecureRandom().nextBytes(random);
-      // Written whole under another name, then linked into place: a link never replaces a file,
-      // so of two tmems starting at once one wins, and nobody ever reads a half-written token.
-      Path written =
-          Files.createTempFile(
-              stateHome,
-              ".api-token-",
-              ".tmp",
-              PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-      try {
-        Files.writeString(written, HexFormat.of().formatHex(random) + "\n", StandardCharsets.UTF_8);
-        Files.createLink(file, written);
-      } catch (FileAlreadyExistsException anotherStartWon) {
-        // Another tmem made it first; use theirs.
-      } finally {
-        Files.deleteIfExists(written);
-      }
+      // Of two tmems starting at once, one creates it and the other uses theirs; nobody ever
+      // reads a half-written token.
+      AtomicFiles.create(
+          file,
+          (HexFormat.of().formatHex(random) + "\n").getBytes(StandardCharsets.UTF_8),
+          PosixFilePermissions.fromString("rw-------"));
     }
     String token = Files.readString(file, StandardCharsets.UTF_8).strip();
     if (token.length() < 32) {
