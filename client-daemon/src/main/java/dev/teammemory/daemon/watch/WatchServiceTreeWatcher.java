@@ -19,8 +19,10 @@ import java.nio.file.WatchEvent;
 import java.nio.file.WatchKey;
 import java.nio.file.WatchService;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -34,6 +36,7 @@ import java.util.logging.Logger;
 public final class WatchServiceTreeWatcher implements TreeWatcher {
 
   private static final Logger LOG = Logger.getLogger(WatchServiceTreeWatcher.class.getName());
+  private static final Duration ROOT_POLL = Duration.ofSeconds(1);
 
   private final Path root;
   private final Consumer<TreeChange> listener;
@@ -41,6 +44,13 @@ public final class WatchServiceTreeWatcher implements TreeWatcher {
   private final Map<WatchKey, Path> directories = new ConcurrentHashMap<>();
   private final Thread thread;
   private volatile boolean closed;
+
+  /**
+   * False while the root itself is gone (deleted, or moved away): its watch is void then, and
+   * nothing would ever report again, so the root is looked for every {@link #ROOT_POLL} until it is
+   * back, and then watched and walked again.
+   */
+  private boolean rootWatched = true;
 
   private WatchServiceTreeWatcher(Path root, Consumer<TreeChange> listener) throws IOException {
     this.root = requireNonNull(root, "root is null");
@@ -66,9 +76,19 @@ public final class WatchServiceTreeWatcher implements TreeWatcher {
     while (!closed) {
       WatchKey key;
       try {
-        key = service.take();
+        key =
+            rootWatched
+                ? service.take()
+                : service.poll(ROOT_POLL.toMillis(), TimeUnit.MILLISECONDS);
       } catch (InterruptedException | ClosedWatchServiceException e) {
         return;
+      }
+      if (key == null) {
+        if (Files.isDirectory(root, NOFOLLOW_LINKS)) {
+          rootWatched = true;
+          rescan();
+        }
+        continue;
       }
       Path directory = directories.get(key);
       for (WatchEvent<?> event : key.pollEvents()) {
@@ -85,8 +105,8 @@ public final class WatchServiceTreeWatcher implements TreeWatcher {
         }
         report(new TreeChange(child, kindOf(event.kind())));
       }
-      if (!key.reset()) {
-        directories.remove(key);
+      if (!key.reset() && root.equals(directories.remove(key))) {
+        rootWatched = false;
       }
     }
   }
