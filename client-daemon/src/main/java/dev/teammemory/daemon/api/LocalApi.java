@@ -103,7 +103,8 @@ public final class LocalApi implements AutoCloseable {
 
   /**
    * Starts the API for {@code environment}'s state home and says where it listens in {@value
-   * #ADDRESS_FILE} and {@value #CURL_CONFIG_FILE}, which {@link #close()} removes again.
+   * #ADDRESS_FILE} (which {@link #close()} removes again, unless another API has published since)
+   * and how to authenticate in {@value #CURL_CONFIG_FILE} (which stays: the token does not change).
    *
    * @param port the port, or 0 for any free one
    */

@@ -5,7 +5,6 @@ import dev.teammemory.daemon.command.ProjectOptions;
 import dev.teammemory.daemon.command.UserError;
 import dev.teammemory.daemon.home.StateHome;
 import dev.teammemory.daemon.login.ServerConnection;
-import dev.teammemory.daemon.login.StoredLogin;
 import dev.teammemory.daemon.secrets.SecretGuard;
 import dev.teammemory.daemon.sync.ConflictWords;
 import dev.teammemory.daemon.sync.Display;
@@ -49,8 +48,7 @@ public final class SyncCommand implements Callable<Integer> {
     Path stateHome = StateHome.of(environment);
     List<Project> selected = projects.select(stateHome);
     ServerConnection server = ServerConnection.fromEnvironment(environment);
-    ServerConnection connection =
-        server.withTokens(StoredLogin.tokens(server.serverUrl(), environment)).requireToken();
+    ServerConnection connection = server.requireToken();
     SecretGuard guard = new SecretGuard(SecretScanner.defaultRules());
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();

@@ -6,7 +6,6 @@ import dev.teammemory.daemon.command.UserError;
 import dev.teammemory.daemon.home.Environment;
 import dev.teammemory.daemon.home.StateHome;
 import dev.teammemory.daemon.login.ServerConnection;
-import dev.teammemory.daemon.login.StoredLogin;
 import dev.teammemory.daemon.sync.DeleteConfirmation;
 import dev.teammemory.daemon.sync.Display;
 import dev.teammemory.daemon.sync.Project;
@@ -79,8 +78,7 @@ public final class TeamCommand implements Runnable {
       }
       Project project = project(StateHome.of(environment));
       ServerConnection server = ServerConnection.fromEnvironment(environment);
-      ServerConnection connection =
-          server.withTokens(StoredLogin.tokens(server.serverUrl(), environment)).requireToken();
+      ServerConnection connection = server.requireToken();
       try (TeamMemoryClient client = connection.client()) {
         return run(project, client, spec.commandLine().getOut());
       }

@@ -32,10 +32,6 @@ final class HookBudget {
     this(hookEventName, MAX_ANSWER);
   }
 
-  boolean isEmpty() {
-    return text.isEmpty();
-  }
-
   String text() {
     return text.toString();
   }

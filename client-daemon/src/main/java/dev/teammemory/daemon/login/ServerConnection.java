@@ -81,11 +81,6 @@ public record ServerConnection(String serverUrl, TokenSource tokens) {
     return "tmem/" + (version == null ? "dev" : version);
   }
 
-  /** The same server with another token source (the stored login, tried after TMEM_TOKEN). */
-  public ServerConnection withTokens(TokenSource tokens) {
-    return new ServerConnection(serverUrl, tokens);
-  }
-
   /** Fails with a usage error when no token source has a token. */
   public ServerConnection requireToken() {
     if (tokens.token().isEmpty()) {

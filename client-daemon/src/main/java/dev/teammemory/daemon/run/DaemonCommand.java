@@ -10,7 +10,6 @@ import dev.teammemory.daemon.files.FailureWords;
 import dev.teammemory.daemon.home.Environment;
 import dev.teammemory.daemon.home.StateHome;
 import dev.teammemory.daemon.login.ServerConnection;
-import dev.teammemory.daemon.login.StoredLogin;
 import dev.teammemory.daemon.model.LanguageModel;
 import dev.teammemory.daemon.sync.Project;
 import dev.teammemory.daemon.sync.SyncEngine;
@@ -62,8 +61,7 @@ public final class DaemonCommand implements Callable<Integer> {
     Path stateHome = StateHome.of(system);
     List<Project> selected = projects.select(stateHome);
     ServerConnection server = ServerConnection.fromEnvironment(environment);
-    ServerConnection connection =
-        server.withTokens(StoredLogin.tokens(server.serverUrl(), environment)).requireToken();
+    ServerConnection connection = server.requireToken();
     LanguageModel model;
     try {
       model = LanguageModel.fromEnvironment(environment);

@@ -40,8 +40,4 @@ final class Backoff {
   synchronized void reset() {
     failures = 0;
   }
-
-  synchronized int failures() {
-    return failures;
-  }
 }

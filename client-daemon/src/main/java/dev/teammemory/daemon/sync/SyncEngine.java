@@ -152,10 +152,6 @@ public final class SyncEngine implements AutoCloseable {
     }
   }
 
-  public SyncTarget target() {
-    return target;
-  }
-
   /** The state as last saved. */
   public SyncState state() {
     return state;
@@ -200,9 +196,6 @@ public final class SyncEngine implements AutoCloseable {
                   ledger.hasPulled()
                       ? push()
                       : new PushOutcome.Offline("nothing is pushed before a first pull");
-              if (ledger.pullWanted()) {
-                pull(false);
-              }
               return new SyncReport(pulled, pushed, state);
             });
     if (report == null) {

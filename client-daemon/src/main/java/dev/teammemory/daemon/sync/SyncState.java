@@ -11,7 +11,8 @@ import java.util.TreeMap;
 
 /**
  * What the daemon remembers of one project between runs, persisted atomically after every pull and
- * every pushed batch so that a restart neither re-uploads everything nor forgets a pending change.
+ * push, and every 32 files acknowledged within one, so that a restart neither re-uploads everything
+ * nor forgets a pending change.
  *
  * @param repositoryChecksum the server's repository checksum as last seen (the next {@code
  *     If-Match})

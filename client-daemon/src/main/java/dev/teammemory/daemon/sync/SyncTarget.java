@@ -29,9 +29,4 @@ public record SyncTarget(String serverUrl, String repo, Path teamDir, Path state
     return new SyncTarget(
         serverUrl, project.repo(), project.teamDir(), stateHome.resolve("projects").resolve(name));
   }
-
-  /** For log lines: the repository and the folder, never anything secret. */
-  public String describe() {
-    return repo + " (" + teamDir + ")";
-  }
 }

@@ -8,9 +8,9 @@ import java.util.Optional;
  * token that changes while the daemon runs (a new {@code tmem login}) is used at once and unblocks
  * a daemon that stopped on a 401.
  *
- * <p>Implementations must be thread-safe and cheap; they must never log the token. Today there is
- * one, {@link #environment(Map)} ({@code TMEM_TOKEN}); stored login credentials plug in as another
- * implementation, tried after the environment by {@link #firstOf}.
+ * <p>Implementations must be thread-safe and cheap; they must never log the token. There are two:
+ * {@link #environment(Map)} ({@code TMEM_TOKEN}) and the stored login, tried after it by {@link
+ * #firstOf}.
  */
 @FunctionalInterface
 public interface TokenSource {

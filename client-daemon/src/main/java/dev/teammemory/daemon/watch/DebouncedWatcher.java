@@ -19,9 +19,6 @@ import java.util.function.Consumer;
  */
 public final class DebouncedWatcher implements Consumer<TreeChange> {
 
-  /** The quiet period the daemon uses: push 2 s after the last change. */
-  public static final Duration DEFAULT_QUIET_PERIOD = Duration.ofSeconds(2);
-
   private final Duration quietPeriod;
   private final ScheduledExecutorService scheduler;
   private final Consumer<Set<Path>> onQuiet;
