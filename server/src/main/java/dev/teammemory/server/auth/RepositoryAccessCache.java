@@ -2,6 +2,7 @@ package dev.teammemory.server.auth;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.teammemory.server.database.PostgresArrays;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.transaction.Transactional;
 import java.time.Duration;
@@ -106,8 +107,9 @@ class RepositoryAccessCache {
                   expires_at = EXCLUDED.expires_at
             """)
         .setParameter(1, caller.id())
-        .setParameter(2, arrayLiteral(byKey.keySet()))
-        .setParameter(3, arrayLiteral(byKey.values().stream().map(Permission::name).toList()))
+        .setParameter(2, PostgresArrays.textArray(byKey.keySet()))
+        .setParameter(
+            3, PostgresArrays.textArray(byKey.values().stream().map(Permission::name).toList()))
         .setParameter(4, now)
         .setParameter(5, now.plus(lifetime))
         .executeUpdate();
@@ -122,18 +124,6 @@ class RepositoryAccessCache {
         .setParameter(2, now)
         .setParameter(3, now.plus(lifetime))
         .executeUpdate();
-  }
-
-  /** A PostgreSQL array literal of the values, each quoted. */
-  private static String arrayLiteral(java.util.Collection<String> values) {
-    StringBuilder literal = new StringBuilder("{");
-    for (String value : values) {
-      if (literal.length() > 1) {
-        literal.append(',');
-      }
-      literal.append('"').append(value.replace("\\", "\\\\").replace("\"", "\\\"")).append('"');
-    }
-    return literal.append('}').toString();
   }
 
   /** Deletes every expired row; returns how many. */

@@ -10,6 +10,7 @@ import dev.teammemory.protocol.Timestamps;
 import dev.teammemory.protocol.VersionChanges;
 import dev.teammemory.server.auth.AuthorizedRepository;
 import dev.teammemory.server.auth.RepositorySlug;
+import dev.teammemory.server.database.PostgresArrays;
 import dev.teammemory.server.limits.LimitsConfig;
 import dev.teammemory.server.secrets.SecretFinding;
 import io.quarkus.narayana.jta.QuarkusTransaction;
@@ -685,20 +686,11 @@ public class EntryStore {
             .setParameter(2, moving == null ? "" : moving.memoryId)
             .setParameter(3, key)
             .setParameter(4, key + "/")
-            .setParameter(
-                5,
-                "{"
-                    + String.join(",", ancestors.stream().map(EntryStore::arrayItem).toList())
-                    + "}")
+            .setParameter(5, PostgresArrays.textArray(ancestors))
             .getResultList();
     return rows.stream()
         .findFirst()
         .map(row -> new MemoryOutcome.PathConflict((String) row[0], (String) row[1]));
-  }
-
-  /** One element of a PostgreSQL array literal, quoted. */
-  private static String arrayItem(String value) {
-    return '"' + value.replace("\\", "\\\\").replace("\"", "\\\"") + '"';
   }
 
   private static Optional<MemoryEntry> liveMemory(Repository repository, String memoryId) {
