@@ -1,5 +1,6 @@
 package dev.teammemory.daemon.sync;
 
+import dev.teammemory.protocol.client.Response;
 import java.util.List;
 
 /** What one pull came to. */
@@ -28,4 +29,33 @@ public sealed interface PullOutcome {
 
   /** Anything else that went wrong, in words. */
   record Failed(String reason) implements PullOutcome {}
+
+  /**
+   * What an answer other than the one a pull hoped for comes to: unreachable or busy is {@link
+   * Offline}, an unknown or refused token {@link NoAccess}, anything else {@link Failed}, naming
+   * {@code request} ("the export", say).
+   */
+  static PullOutcome notPulled(Response<?> answer, String repo, String request) {
+    return switch (answer) {
+      case Response.TransportFailure<?> failure -> new Offline(failure.reason());
+      case Response.Unauthorized<?> unauthorized -> new NoAccess(Failures.unauthorized());
+      case Response.Rejected<?> rejected when rejected.status() == 403 ->
+          new NoAccess(Failures.forbidden(repo, "read"));
+      case Response.Rejected<?> rejected ->
+          new Failed(
+              "the server refused "
+                  + request
+                  + ": "
+                  + Failures.describe(rejected.status(), rejected.error()));
+      case Response.NotModified<?> notModified ->
+          new Failed("the server answered " + request + " with 304");
+      case Response.NotFound<?> notFound ->
+          new Failed("the server answered " + request + " with 404");
+      case Response.Conflict<?> conflict ->
+          new Failed("the server answered " + request + " with a conflict");
+      case Response.TooManyEntries<?> tooMany ->
+          new Failed("the server answered " + request + " with 413");
+      case Response.Ok<?> ok -> throw new IllegalArgumentException("a pull's answer was Ok");
+    };
+  }
 }

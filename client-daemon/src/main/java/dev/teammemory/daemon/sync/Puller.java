@@ -56,20 +56,7 @@ final class Puller {
       // A 404 on a read means a repository nobody wrote yet: empty.
       case Response.NotFound<RepositorySnapshot> notFound ->
           apply(ledger, Map.of(), Map.of(), Checksums.EMPTY);
-      case Response.Unauthorized<RepositorySnapshot> unauthorized ->
-          new PullOutcome.NoAccess(Failures.unauthorized());
-      case Response.Rejected<RepositorySnapshot> rejected ->
-          rejected.status() == 403
-              ? new PullOutcome.NoAccess(Failures.forbidden(repo, "read"))
-              : new PullOutcome.Failed(
-                  "the server refused the pull: "
-                      + Failures.describe(rejected.status(), rejected.error()));
-      case Response.TransportFailure<RepositorySnapshot> failure ->
-          new PullOutcome.Offline(failure.reason());
-      case Response.Conflict<RepositorySnapshot> conflict ->
-          new PullOutcome.Failed("the server answered a pull with 412");
-      case Response.TooManyEntries<RepositorySnapshot> tooMany ->
-          new PullOutcome.Failed("the server answered a pull with 413");
+      default -> PullOutcome.notPulled(response, repo, "the pull");
     };
   }
 
@@ -104,19 +91,14 @@ final class Puller {
       if (id.isEmpty()) {
         continue; // gone again meanwhile; the next change says so
       }
-      switch (store.get(storeId, id.get())) {
+      Response<StoredMemory> memory = store.get(storeId, id.get());
+      switch (memory) {
         case Response.Ok<StoredMemory> ok -> contents.put(key, ok.body().content());
         case Response.NotFound<StoredMemory> gone -> {
           // Deleted since the feed answered; the next change names the delete.
         }
-        case Response.TransportFailure<StoredMemory> failure -> {
-          return new PullOutcome.Offline(failure.reason());
-        }
-        case Response.Unauthorized<StoredMemory> unauthorized -> {
-          return new PullOutcome.NoAccess(Failures.unauthorized());
-        }
         default -> {
-          return new PullOutcome.Failed("reading memory " + id.get() + " failed");
+          return PullOutcome.notPulled(memory, repo, "the read of memory " + id.get());
         }
       }
     }
@@ -149,22 +131,7 @@ final class Puller {
           startOver(ledger, entries, ids, ok.body().version().getAsLong());
       case Response.Ok<ExportSummary> unversioned -> pullWholeByTeamMemory(ledger);
       case Response.NotFound<ExportSummary> noExport -> pullWholeByTeamMemory(ledger);
-      case Response.TransportFailure<ExportSummary> failure ->
-          new PullOutcome.Offline(failure.reason());
-      case Response.Unauthorized<ExportSummary> unauthorized ->
-          new PullOutcome.NoAccess(Failures.unauthorized());
-      case Response.Rejected<ExportSummary> rejected ->
-          rejected.status() == 403
-              ? new PullOutcome.NoAccess(Failures.forbidden(repo, "read"))
-              : new PullOutcome.Failed(
-                  "the server refused the export: "
-                      + Failures.describe(rejected.status(), rejected.error()));
-      case Response.NotModified<ExportSummary> notModified ->
-          new PullOutcome.Failed("the server answered an export with 304");
-      case Response.Conflict<ExportSummary> conflict ->
-          new PullOutcome.Failed("the server answered an export with 409");
-      case Response.TooManyEntries<ExportSummary> tooMany ->
-          new PullOutcome.Failed("the server answered an export with 413");
+      default -> PullOutcome.notPulled(response, repo, "the export");
     };
   }
 

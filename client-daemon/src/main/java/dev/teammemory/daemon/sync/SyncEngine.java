@@ -494,24 +494,12 @@ public final class SyncEngine implements AutoCloseable {
 
   /** Pulls the keys written after the ledger's version, asked of the feed without waiting. */
   private PullOutcome pullChangesNow() {
-    return switch (client.changesAfter(target.repo(), ledger.version(), Duration.ZERO)) {
+    Response<VersionChanges> answer =
+        client.changesAfter(target.repo(), ledger.version(), Duration.ZERO);
+    return switch (answer) {
       case Response.Ok<VersionChanges> ok -> puller.pullChanges(ledger, ok.body());
       case Response.NotModified<VersionChanges> none -> new PullOutcome.Unchanged();
-      case Response.TransportFailure<VersionChanges> failure ->
-          new PullOutcome.Offline(failure.reason());
-      case Response.Unauthorized<VersionChanges> unauthorized ->
-          new PullOutcome.NoAccess(Failures.unauthorized());
-      case Response.Rejected<VersionChanges> rejected when rejected.status() == 403 ->
-          new PullOutcome.NoAccess(Failures.forbidden(target.repo(), "read"));
-      case Response.Rejected<VersionChanges> rejected ->
-          new PullOutcome.Failed(
-              "the change feed refused: " + Failures.describe(rejected.status(), rejected.error()));
-      case Response.NotFound<VersionChanges> notFound ->
-          new PullOutcome.Failed("the change feed answered 404");
-      case Response.Conflict<VersionChanges> conflict ->
-          new PullOutcome.Failed("the change feed answered a conflict");
-      case Response.TooManyEntries<VersionChanges> tooMany ->
-          new PullOutcome.Failed("the change feed answered 413");
+      default -> PullOutcome.notPulled(answer, target.repo(), "the change feed");
     };
   }
 
