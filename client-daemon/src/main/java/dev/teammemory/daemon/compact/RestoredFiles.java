@@ -7,18 +7,13 @@ import dev.teammemory.daemon.transcript.ContentBlock;
 import dev.teammemory.daemon.transcript.Tokens;
 import dev.teammemory.daemon.transcript.TranscriptEntry;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
-import java.nio.charset.CharsetDecoder;
-import java.nio.charset.CoderResult;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -112,20 +107,12 @@ final class RestoredFiles {
     try {
       // Only what can be restored is read, however large the file (the agent may have read a
       // multi-gigabyte log): a character is at most four bytes.
-      size = Files.size(path);
-      byte[] bytes = TextFiles.headBytes(path, MAX_BYTES_READ);
-      boolean complete = bytes.length < MAX_BYTES_READ || size <= bytes.length;
-      CharsetDecoder decoder =
-          StandardCharsets.UTF_8
-              .newDecoder()
-              .onMalformedInput(CodingErrorAction.REPORT)
-              .onUnmappableCharacter(CodingErrorAction.REPORT);
-      CharBuffer chars = CharBuffer.allocate(bytes.length + 1);
-      CoderResult result = decoder.decode(ByteBuffer.wrap(bytes), chars, complete);
-      if (result.isError()) {
+      Optional<TextFiles.Head> head = TextFiles.strictHead(path, MAX_BYTES_READ);
+      if (head.isEmpty()) {
         return null;
       }
-      text = chars.flip().toString();
+      text = head.get().text();
+      size = head.get().size();
     } catch (IOException unreadable) {
       return null;
     }

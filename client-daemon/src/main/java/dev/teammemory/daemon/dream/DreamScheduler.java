@@ -2,12 +2,12 @@ package dev.teammemory.daemon.dream;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.teammemory.daemon.files.FailureWords;
 import dev.teammemory.daemon.home.Environment;
 import dev.teammemory.daemon.memory.ClaudeLayout;
 import dev.teammemory.daemon.model.LanguageModel;
 import dev.teammemory.daemon.secrets.SecretGuard;
 import java.io.IOException;
-import java.nio.file.FileSystemException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -128,12 +128,10 @@ public final class DreamScheduler implements AutoCloseable {
       }
     } catch (IOException | RuntimeException failure) {
       // The timer must survive one project's trouble: a thrown exception would end its schedule.
-      // Only a file system failure's message is logged: it names a path, where others (a parser's)
-      // may quote what they read.
+      // The failure in words, which name a path and the system's reason, never what was read.
       LOG.warning(
           "dream: could not check whether consolidation is due ("
-              + failure.getClass().getSimpleName()
-              + (failure instanceof FileSystemException ? ": " + failure.getMessage() : "")
+              + FailureWords.describe(failure)
               + ")"
               + where);
     }

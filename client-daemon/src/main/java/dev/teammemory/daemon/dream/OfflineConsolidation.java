@@ -106,19 +106,21 @@ final class OfflineConsolidation {
           continue;
         }
         String survivorBody = bodies.get(survivor.file());
-        String survivorWords = normalized(survivorBody);
+        String survivorWords = WordOverlap.normalized(survivorBody);
         if (survivorWords.isEmpty()) {
           // A memory of frontmatter alone says what it says in its description; an empty body is
           // no evidence that two of them are one memory.
           break;
         }
-        if (survivorWords.equals(normalized(older.body()))) {
+        if (survivorWords.equals(WordOverlap.normalized(older.body()))) {
           deleted.add(older.file());
           mergedInto.put(older.file(), survivor.file());
           deletions.add(
               PlannedChange.delete(
                   older.file(), "exact duplicate of " + survivor.file().getFileName()));
-        } else if (WordOverlap.similarity(words(survivorBody), words(older.body())) * 100
+        } else if (WordOverlap.similarity(
+                    WordOverlap.words(survivorBody), WordOverlap.words(older.body()))
+                * 100
             >= NEAR_DUPLICATE_PERCENT) {
           bodies.put(survivor.file(), merged(survivorBody, older.body()));
           deleted.add(older.file());
@@ -304,10 +306,10 @@ final class OfflineConsolidation {
 
   private static String merged(String survivor, String older) {
     Set<String> present = new HashSet<>();
-    survivor.lines().map(OfflineConsolidation::normalized).forEach(present::add);
+    survivor.lines().map(WordOverlap::normalized).forEach(present::add);
     StringBuilder body = new StringBuilder(survivor.stripTrailing());
     for (String line : older.lines().toList()) {
-      if (!line.isBlank() && present.add(normalized(line))) {
+      if (!line.isBlank() && present.add(WordOverlap.normalized(line))) {
         body.append('\n').append(line);
       }
     }
@@ -395,19 +397,5 @@ final class OfflineConsolidation {
   private static String stem(Path file) {
     String name = file.getFileName().toString();
     return name.endsWith(".md") ? name.substring(0, name.length() - 3) : name;
-  }
-
-  static String normalized(String text) {
-    return text.toLowerCase(Locale.ROOT).replaceAll("[^\\p{L}\\p{N}]+", " ").strip();
-  }
-
-  static Set<String> words(String text) {
-    Set<String> words = new HashSet<>();
-    for (String word : normalized(text).split(" ")) {
-      if (word.length() >= 3) {
-        words.add(word);
-      }
-    }
-    return words;
   }
 }

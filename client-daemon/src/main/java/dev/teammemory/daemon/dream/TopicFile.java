@@ -3,17 +3,19 @@ package dev.teammemory.daemon.dream;
 import static java.util.Objects.requireNonNull;
 
 import dev.teammemory.daemon.files.TextFiles;
+import dev.teammemory.daemon.memory.FrontmatterBlock;
 import dev.teammemory.daemon.memory.MemoryHeader;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * A topic file read whole: its header (as the scan reports it), its frontmatter block verbatim, and
  * its body. Consolidation rewrites bodies and leaves frontmatter as the author wrote it.
  *
- * @param frontmatter the leading {@code ---} block including both fences and the newline after, or
- *     empty
+ * @param frontmatter the leading {@code ---} block (as {@link FrontmatterBlock} finds it) including
+ *     a byte order mark before it, both fences and the newline after, or empty
  */
 record TopicFile(MemoryHeader header, String frontmatter, String body) {
 
@@ -36,13 +38,10 @@ record TopicFile(MemoryHeader header, String frontmatter, String body) {
       return Optional.empty();
     }
     String text = exact.get();
-    if (text.startsWith("---\n") || text.startsWith("---\r\n")) {
-      int close = text.indexOf("\n---", 3);
-      if (close >= 0) {
-        int end = text.indexOf('\n', close + 4);
-        end = end < 0 ? text.length() : end + 1;
-        return Optional.of(new TopicFile(header, text.substring(0, end), text.substring(end)));
-      }
+    OptionalInt end = FrontmatterBlock.end(text);
+    if (end.isPresent()) {
+      int body = end.getAsInt();
+      return Optional.of(new TopicFile(header, text.substring(0, body), text.substring(body)));
     }
     return Optional.of(new TopicFile(header, "", text));
   }

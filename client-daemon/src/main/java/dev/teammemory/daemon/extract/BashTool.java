@@ -3,6 +3,7 @@ package dev.teammemory.daemon.extract;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.teammemory.daemon.files.FailureWords;
 import dev.teammemory.daemon.model.AgentTool;
 import dev.teammemory.daemon.model.InputSchema;
 import dev.teammemory.daemon.model.ToolDefinition;
@@ -49,7 +50,7 @@ final class BashTool implements AgentTool {
     try {
       output = Files.createTempFile("tmem-bash", ".out");
     } catch (IOException cannotCreate) {
-      return Result.error("cannot capture the output: " + cannotCreate.getClass().getSimpleName());
+      return Result.error("cannot capture the output: " + FailureWords.describe(cannotCreate));
     }
     try {
       // Output goes to a file so that a command that never stops writing cannot block the wait.
@@ -73,7 +74,7 @@ final class BashTool implements AgentTool {
           ? Result.ok(text)
           : Result.error("exit code " + process.exitValue() + "\n" + text);
     } catch (IOException failed) {
-      return Result.error("the command could not run: " + failed.getClass().getSimpleName());
+      return Result.error("the command could not run: " + FailureWords.describe(failed));
     } catch (InterruptedException interrupted) {
       Thread.currentThread().interrupt();
       return Result.error("interrupted");

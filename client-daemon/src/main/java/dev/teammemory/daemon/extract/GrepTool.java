@@ -13,6 +13,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.FileSystems;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -23,7 +24,8 @@ import java.util.regex.Pattern;
  * folder (or in one file), optionally only those whose name matches a glob. By default it lists the
  * files that match; {@code output_mode: content} shows the matching lines with their numbers. It
  * only reads, so the permission gate lets it run anywhere. Hidden folders and files over {@value
- * #MAX_FILE_BYTES} bytes are skipped, and the answer is cut at {@value #MAX_RESULTS} results.
+ * #MAX_FILE_BYTES} bytes are skipped, and the answer is cut at {@value #MAX_RESULTS} results or
+ * when the walk has spent its time budget, saying so.
  */
 final class GrepTool implements AgentTool {
 
@@ -32,9 +34,15 @@ final class GrepTool implements AgentTool {
   private static final int MAX_LINE = 500;
 
   private final Path workingDirectory;
+  private final Duration timeBudget;
 
   GrepTool(Path workingDirectory) {
+    this(workingDirectory, VisibleFiles.TIME_BUDGET);
+  }
+
+  GrepTool(Path workingDirectory, Duration timeBudget) {
     this.workingDirectory = requireNonNull(workingDirectory, "workingDirectory is null");
+    this.timeBudget = requireNonNull(timeBudget, "timeBudget is null");
   }
 
   @Override
@@ -83,28 +91,35 @@ final class GrepTool implements AgentTool {
       return Result.error("Grep needs a pattern");
     }
     boolean content = input.path("output_mode").asText("").equals("content");
+    // One past the cap, to know there is more.
     List<String> results = new ArrayList<>();
+    VisibleFiles.Walk walk;
     try {
-      VisibleFiles.walk(
-          root,
-          (file, attrs) -> {
-            if (attrs.size() <= MAX_FILE_BYTES
-                && names.map(glob -> glob.matches(file.getFileName())).orElse(true)) {
-              search(file, pattern, content, results);
-            }
-            return results.size() < MAX_RESULTS;
-          });
+      walk =
+          VisibleFiles.walk(
+              root,
+              timeBudget,
+              (file, attrs) -> {
+                if (attrs.size() <= MAX_FILE_BYTES
+                    && names.map(glob -> glob.matches(file.getFileName())).orElse(true)) {
+                  search(file, pattern, content, results);
+                }
+                return results.size() <= MAX_RESULTS;
+              });
     } catch (IOException | UncheckedIOException unreadable) {
       return Result.error("cannot search " + root + ": " + FailureWords.describe(unreadable));
     }
+    String outOfTime =
+        walk == VisibleFiles.Walk.OUT_OF_TIME ? "\n" + VisibleFiles.outOfTimeNote(timeBudget) : "";
     if (results.isEmpty()) {
-      return Result.ok("No matches found");
+      return Result.ok("No matches found" + outOfTime);
     }
     String answer = String.join("\n", results.subList(0, Math.min(results.size(), MAX_RESULTS)));
-    return Result.ok(
-        results.size() >= MAX_RESULTS
-            ? answer + "\n(results cut at " + MAX_RESULTS + "; narrow the search)"
-            : answer);
+    String cut =
+        results.size() > MAX_RESULTS
+            ? "\n(results cut at " + MAX_RESULTS + "; narrow the search)"
+            : "";
+    return Result.ok(answer + cut + outOfTime);
   }
 
   private static void search(Path file, Pattern pattern, boolean content, List<String> results) {
@@ -120,7 +135,7 @@ final class GrepTool implements AgentTool {
     } catch (IOException unreadableOrGrown) {
       return;
     }
-    for (int i = 0; i < lines.size() && results.size() < MAX_RESULTS; i++) {
+    for (int i = 0; i < lines.size() && results.size() <= MAX_RESULTS; i++) {
       if (!pattern.matcher(lines.get(i)).find()) {
         continue;
       }

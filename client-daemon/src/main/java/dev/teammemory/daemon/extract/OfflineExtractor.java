@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.teammemory.daemon.memory.MemoryScope;
 import dev.teammemory.daemon.memory.MemoryType;
+import dev.teammemory.daemon.memory.WordOverlap;
 import dev.teammemory.daemon.secrets.SecretGuard;
 import dev.teammemory.daemon.secrets.Verdict;
 import dev.teammemory.daemon.transcript.ContentBlock;
@@ -419,7 +420,7 @@ final class OfflineExtractor {
       }
       for (String said : userWords(message)) {
         for (Candidate candidate : candidates(sentences(said), agentActed, refusals, guard)) {
-          if (seen.add(normalized(candidate.text()))) {
+          if (seen.add(WordOverlap.normalized(candidate.text()))) {
             candidates.add(candidate);
           }
         }
@@ -776,10 +777,6 @@ final class OfflineExtractor {
       }
     }
     return sentences;
-  }
-
-  static String normalized(String text) {
-    return text.toLowerCase(Locale.ROOT).replaceAll("[^\\p{L}\\p{N}]+", " ").strip();
   }
 
   private static String cut(String text) {

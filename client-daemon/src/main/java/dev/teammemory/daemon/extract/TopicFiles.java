@@ -16,9 +16,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -37,9 +35,9 @@ final class TopicFiles {
   private static final Set<String> STOP_WORDS =
       Set.of(
           "the", "and", "for", "with", "that", "this", "use", "not", "are", "was", "you", "your",
-          "our", "all", "any", "but", "its", "it's", "from", "into", "when", "then", "than", "have",
-          "has", "always", "never", "don't", "dont", "please", "instead", "should", "must", "will",
-          "just", "too", "also");
+          "our", "all", "any", "but", "its", "from", "into", "when", "then", "than", "have", "has",
+          "always", "never", "don", "dont", "please", "instead", "should", "must", "will", "just",
+          "too", "also");
 
   /** What a save did to a file. */
   enum Change {
@@ -75,8 +73,7 @@ final class TopicFiles {
     if (sameTopic.isPresent()) {
       Path file = sameTopic.get();
       String content = TextFiles.readExactly(file, MAX_TOPIC_BYTES).orElseThrow();
-      if (OfflineExtractor.normalized(content)
-          .contains(OfflineExtractor.normalized(candidate.lead()))) {
+      if (WordOverlap.normalized(content).contains(WordOverlap.normalized(candidate.lead()))) {
         return new Saved(file, Change.UNCHANGED);
       }
       String updated = content.stripTrailing() + "\n\n" + quote + "\n\n" + why + "\n";
@@ -177,8 +174,7 @@ final class TopicFiles {
       } catch (IOException unreadable) {
         continue;
       }
-      if (OfflineExtractor.normalized(body)
-          .contains(OfflineExtractor.normalized(candidate.lead()))) {
+      if (WordOverlap.normalized(body).contains(WordOverlap.normalized(candidate.lead()))) {
         return Optional.of(header.file());
       }
       double score =
@@ -192,13 +188,13 @@ final class TopicFiles {
     return Optional.ofNullable(best);
   }
 
+  /**
+   * The words that name a topic: {@link WordOverlap#words}, less the words any instruction uses
+   * ("always", "never", "instead"). Consolidation keeps those: there they tell two memories apart.
+   */
   static Set<String> words(String text) {
-    Set<String> words = new HashSet<>();
-    for (String word : text.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}']+")) {
-      if (word.length() >= 3 && !STOP_WORDS.contains(word)) {
-        words.add(word);
-      }
-    }
+    Set<String> words = WordOverlap.words(text);
+    words.removeAll(STOP_WORDS);
     return words;
   }
 

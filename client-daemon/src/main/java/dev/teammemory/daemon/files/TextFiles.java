@@ -6,7 +6,6 @@ import java.io.InputStreamReader;
 import java.io.Reader;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
-import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
@@ -87,38 +86,40 @@ public final class TextFiles {
    * hold exactly is left as it is.
    */
   public static Optional<String> readExactly(Path file, int maxBytes) throws IOException {
-    byte[] bytes;
+    return strictHead(file, maxBytes).filter(Head::complete).map(Head::text);
+  }
+
+  /**
+   * {@link #head}, but empty instead of a U+FFFD when what was read is not valid UTF-8 (a sequence
+   * the cut at {@code maxBytes} left incomplete is dropped, not counted against the file).
+   */
+  public static Optional<Head> strictHead(Path file, int maxBytes) throws IOException {
     try (InputStream in = open(file)) {
-      bytes = in.readNBytes(maxBytes);
-      if (bytes.length == maxBytes && in.read() >= 0) {
-        return Optional.empty();
-      }
-    }
-    try {
-      return Optional.of(
-          StandardCharsets.UTF_8
-              .newDecoder()
-              .onMalformedInput(CodingErrorAction.REPORT)
-              .onUnmappableCharacter(CodingErrorAction.REPORT)
-              .decode(ByteBuffer.wrap(bytes))
-              .toString());
-    } catch (CharacterCodingException notUtf8) {
-      return Optional.empty();
+      byte[] bytes = in.readNBytes(maxBytes);
+      long size = Math.max(Files.size(file), bytes.length);
+      boolean complete = bytes.length < maxBytes || in.read() < 0;
+      return decode(bytes, complete, strict()).map(text -> new Head(text, complete, size));
     }
   }
 
   /**
    * Bytes as text; an incomplete sequence at the end of a cut-off read is dropped, not replaced.
    */
-  public static String decode(byte[] bytes, boolean complete) {
-    CharsetDecoder decoder = lenient();
+  private static String decode(byte[] bytes, boolean complete) {
+    return decode(bytes, complete, lenient()).orElseThrow();
+  }
+
+  /** Empty when the decoder reports malformed input; a lenient one never does. */
+  private static Optional<String> decode(byte[] bytes, boolean complete, CharsetDecoder decoder) {
     ByteBuffer in = ByteBuffer.wrap(bytes);
-    CharBuffer out = CharBuffer.allocate((int) Math.ceil(bytes.length * 1.0) + 1);
-    decoder.decode(in, out, complete);
-    if (complete) {
-      decoder.flush(out);
+    CharBuffer out = CharBuffer.allocate(bytes.length + 1);
+    if (decoder.decode(in, out, complete).isError()) {
+      return Optional.empty();
     }
-    return out.flip().toString();
+    if (complete && decoder.flush(out).isError()) {
+      return Optional.empty();
+    }
+    return Optional.of(out.flip().toString());
   }
 
   /** Opens a regular file; anything else (a folder, a FIFO, a device) is refused, not opened. */
@@ -130,6 +131,13 @@ public final class TextFiles {
       throw new FileSystemException(file.toString(), null, "not a regular file");
     }
     return Files.newInputStream(file);
+  }
+
+  private static CharsetDecoder strict() {
+    return StandardCharsets.UTF_8
+        .newDecoder()
+        .onMalformedInput(CodingErrorAction.REPORT)
+        .onUnmappableCharacter(CodingErrorAction.REPORT);
   }
 
   private static CharsetDecoder lenient() {

@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.yaml.snakeyaml.LoaderOptions;
@@ -16,13 +17,13 @@ import org.yaml.snakeyaml.nodes.Tag;
 
 /**
  * The YAML frontmatter of a topic file: the block between a leading {@code ---} line and the next
- * one, read by SnakeYAML's safe loader. Teammates' files are untrusted input, so the loader builds
- * only plain maps, lists and strings, refuses alias bombs and recursive keys, and reads at most
- * {@value #MAX_CODE_POINTS} characters. Parsing is tolerant in the reference's way: when the block
- * is not valid YAML, a second pass quotes values that contain characters YAML treats specially (a
- * {@code : } in a description is the usual culprit) and reads each top-level entry on its own,
- * skipping those it still cannot read; when nothing can be read, the file simply has no
- * frontmatter. It never throws.
+ * one (found by {@link FrontmatterBlock}), read by SnakeYAML's safe loader. Teammates' files are
+ * untrusted input, so the loader builds only plain maps, lists and strings, refuses alias bombs and
+ * recursive keys, and reads at most {@value #MAX_CODE_POINTS} characters. Parsing is tolerant in
+ * the reference's way: when the block is not valid YAML, a second pass quotes values that contain
+ * characters YAML treats specially (a {@code : } in a description is the usual culprit) and reads
+ * each top-level entry on its own, skipping those it still cannot read; when nothing can be read,
+ * the file simply has no frontmatter. It never throws.
  *
  * @param values each key's value: a {@link String}, a {@code List} or a {@code Map} of them
  */
@@ -68,22 +69,13 @@ record Frontmatter(Map<String, Object> values) {
 
   /** Reads the frontmatter at the start of {@code markdown}; {@link #NONE} when there is none. */
   static Frontmatter parse(String markdown) {
-    String text = markdown.startsWith("\uFEFF") ? markdown.substring(1) : markdown;
-    String[] lines = text.split("\r?\n", -1);
-    if (lines.length < 2 || !lines[0].strip().equals("---") || !lines[0].startsWith("---")) {
+    OptionalInt end = FrontmatterBlock.end(markdown);
+    if (end.isEmpty()) {
       return NONE;
     }
-    int end = -1;
-    for (int i = 1; i < lines.length; i++) {
-      if (lines[i].startsWith("---") && lines[i].strip().equals("---")) {
-        end = i;
-        break;
-      }
-    }
-    if (end < 0) {
-      return NONE;
-    }
-    List<String> block = List.of(lines).subList(1, end);
+    // The opening fence, the block's lines, the closing fence (trailing empty strings dropped).
+    String[] lines = markdown.substring(0, end.getAsInt()).split("\r?\n");
+    List<String> block = List.of(lines).subList(1, lines.length - 1);
     return load(String.join("\n", block))
         .or(() -> entryByEntry(quoteProblematicValues(block)))
         .map(Frontmatter::new)

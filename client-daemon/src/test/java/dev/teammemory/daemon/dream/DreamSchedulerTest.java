@@ -200,4 +200,23 @@ class DreamSchedulerTest {
                 + memory
                 + "]");
   }
+
+  @Test
+  void aMemoryFolderThatIsAFileIsLoggedInWordsNotByExceptionClass() throws IOException {
+    sessionsTouched(6);
+    Files.delete(memory);
+    Files.writeString(memory, "not a folder");
+
+    try (DreamScheduler scheduler = scheduler(DreamScheduler.CHECK_INTERVAL)) {
+      scheduler.consolidateDue();
+    }
+
+    assertThat(messages())
+        .containsExactly(
+            "dream: could not check whether consolidation is due ("
+                + memory
+                + " already exists) ["
+                + memory
+                + "]");
+  }
 }

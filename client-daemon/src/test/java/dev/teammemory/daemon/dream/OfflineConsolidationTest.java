@@ -119,4 +119,35 @@ class OfflineConsolidationTest {
 
     assertThat(index()).isEmpty();
   }
+
+  @Test
+  void aMemoryThatStartsWithAByteOrderMarkKeepsItsFrontmatterOutOfTheBody() throws IOException {
+    String body = "Use bun instead of npm for installs and scripts.\n";
+    Path survivor = topic("feedback_bun.md", "bun", body, Duration.ofHours(1));
+    Path older = memory.resolve("feedback_bun_copy.md");
+    Files.writeString(
+        older,
+        "\uFEFF---\nname: feedback_bun_copy\ndescription: bun, again\ntype: feedback\n---\n"
+            + body);
+    Files.setLastModifiedTime(older, FileTime.from(Instant.now().minus(Duration.ofHours(2))));
+
+    assertThat(consolidate())
+        .containsExactly(PlannedChange.delete(older, "exact duplicate of feedback_bun.md"));
+    assertThat(survivor).content().endsWith(body);
+  }
+
+  @Test
+  void aLineOfDashesInABodyIsARuleNotTheEndOfFrontmatter() throws IOException {
+    // No frontmatter: the file opens with a Markdown rule, and a longer rule follows.
+    Path notes = memory.resolve("deploy_notes.md");
+    Files.writeString(notes, "---\nDeployed yesterday.\n----------\nRolled back today.\n");
+    Files.setLastModifiedTime(notes, FileTime.from(Instant.parse("2026-03-10T12:00:00Z")));
+
+    assertThat(consolidate())
+        .containsExactly(
+            PlannedChange.rewrite(
+                notes,
+                "relative dates made absolute",
+                "---\nDeployed 2026-03-09.\n----------\nRolled back 2026-03-10.\n"));
+  }
 }
