@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.teammemory.daemon.files.FailureWords;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -176,7 +177,7 @@ final class McpServer {
     } catch (MemoryServices.BadRequest bad) {
       return result(id, content(bad.getMessage(), true));
     } catch (IOException | RuntimeException failure) {
-      return result(id, content(name + " failed: " + failure.getClass().getSimpleName(), true));
+      return result(id, content(name + " failed: " + FailureWords.describe(failure), true));
     }
   }
 
