@@ -3,6 +3,7 @@ package dev.teammemory.daemon.model;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.teammemory.daemon.files.FailureWords;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.time.Duration;
@@ -204,12 +205,7 @@ public final class AnthropicLanguageModel implements LanguageModel {
           Optional.empty());
     } catch (IOException network) {
       return new Attempt.Retryable(
-          new ModelFailure(
-              0,
-              "network_error",
-              network.getClass().getSimpleName()
-                  + (network.getMessage() == null ? "" : ": " + network.getMessage()),
-              attempt),
+          new ModelFailure(0, "network_error", FailureWords.describe(network), attempt),
           Optional.empty());
     }
   }

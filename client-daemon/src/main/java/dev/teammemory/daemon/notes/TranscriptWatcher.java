@@ -2,6 +2,7 @@ package dev.teammemory.daemon.notes;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.teammemory.daemon.files.FailureWords;
 import dev.teammemory.daemon.memory.ClaudeLayout;
 import io.methvin.watcher.DirectoryChangeEvent;
 import io.methvin.watcher.DirectoryWatcher;
@@ -170,11 +171,7 @@ public final class TranscriptWatcher implements AutoCloseable {
     try {
       outcome = notes.update(transcript, notesFile, false);
     } catch (IOException | RuntimeException failure) {
-      outcome =
-          new NotesOutcome.Failed(
-              notesFile,
-              failure.getClass().getSimpleName()
-                  + (failure.getMessage() == null ? "" : ": " + failure.getMessage()));
+      outcome = new NotesOutcome.Failed(notesFile, FailureWords.describe(failure));
     }
     listener.accept(outcome);
   }
