@@ -74,7 +74,13 @@ class StartUpTest {
 
       // The agent writes a memory while the server is down: a file event, hence a push attempt.
       Files.writeString(team.resolve("mine.md"), "written during the outage\n");
-      Thread.sleep(1_000);
+      // Three more start-up retries (200 ms apart at least) outlast the 100 ms quiet period, so
+      // the file event has been handled while the server is still down.
+      int asked = server.requests().size();
+      Conditions.await(
+          "three more start-up retries",
+          Duration.ofSeconds(20),
+          () -> server.requests().size() >= asked + 3);
       up.set(true);
 
       Conditions.await(

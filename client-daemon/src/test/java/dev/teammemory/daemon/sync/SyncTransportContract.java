@@ -16,6 +16,7 @@ import dev.teammemory.protocol.client.TeamMemoryClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -133,8 +134,11 @@ abstract class SyncTransportContract {
     Files.delete(fixture.teamDir("alice").resolve("a.md"));
     Files.delete(fixture.teamDir("alice").resolve("b.md"));
     await("alice holds the deletes", DEADLINE, () -> alice.state().heldDeletes().isPresent());
-    // Several delete delays later, still nothing deleted on the server.
-    Thread.sleep(DELETE_DELAY.multipliedBy(3).toMillis());
+    // The deletes have been due for two delete delays by the daemon's own record (it looks at a
+    // hold twice a second), and still nothing is deleted on the server.
+    Instant due =
+        Instant.parse(alice.state().missingSince().get("a.md")).plus(DELETE_DELAY.multipliedBy(3));
+    await("the held deletes to be long due", DEADLINE, () -> Instant.now().isAfter(due));
     assertThat(entries(reader, repo)).containsOnlyKeys("a.md", "b.md");
     assertThat(alice.state().heldDeletes().get().reason()).isEqualTo("the team folder is empty");
     assertThat(alice.state().heldDeletes().get().keys()).containsExactly("a.md", "b.md");

@@ -23,7 +23,6 @@ class WatchServiceTreeWatcherTest extends TreeWatcherContract {
     List<TreeChange> changes = new CopyOnWriteArrayList<>();
     try (TreeWatcher watcher = start(team, changes::add)) {
       Files.delete(team);
-      Thread.sleep(300);
       Files.createDirectories(team);
       Path file = team.resolve("back.md");
 

@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
 import dev.teammemory.protocol.Checksums;
+import dev.teammemory.server.Await;
 import io.agroal.api.AgroalDataSource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.ExtractableResponse;
@@ -20,11 +21,9 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -39,7 +38,7 @@ class ChangeFeedTest {
 
   @BeforeEach
   void listenerIsListening() {
-    awaitCondition(listener::listening, "the change listener to connect");
+    Await.until("the change listener to connect", listener::listening);
   }
 
   private static CompletableFuture<ExtractableResponse<Response>> poll(
@@ -75,7 +74,7 @@ class ChangeFeedTest {
     int waitingBefore = notifications.waiting();
 
     CompletableFuture<ExtractableResponse<Response>> waiting = poll(repo, checksum, 60);
-    awaitCondition(() -> notifications.waiting() > waitingBefore, "the poll to wait");
+    Await.until("the poll to wait", () -> notifications.waiting() > waitingBefore);
     assertThat(waiting).isNotDone();
     String next = put(repo, entries("b.md", "two")).jsonPath().getString("checksum");
 
@@ -90,7 +89,7 @@ class ChangeFeedTest {
     String repo = fresh("feed-first");
     int waitingBefore = notifications.waiting();
     CompletableFuture<ExtractableResponse<Response>> waiting = poll(repo, Checksums.EMPTY, 60);
-    awaitCondition(() -> notifications.waiting() > waitingBefore, "the poll to wait");
+    Await.until("the poll to wait", () -> notifications.waiting() > waitingBefore);
 
     put(repo, entries("a.md", "one"));
 
@@ -143,12 +142,12 @@ class ChangeFeedTest {
     String checksum = put(repo, entries("a.md", "one")).jsonPath().getString("checksum");
     int killed = terminateListenerConnections();
     assertThat(killed).isEqualTo(1);
-    awaitCondition(
-        () -> listenerConnections() == 1 && listener.listening(), "a new listener connection");
+    Await.until(
+        "a new listener connection", () -> listenerConnections() == 1 && listener.listening());
 
     int waitingBefore = notifications.waiting();
     CompletableFuture<ExtractableResponse<Response>> waiting = poll(repo, checksum, 60);
-    awaitCondition(() -> notifications.waiting() > waitingBefore, "the poll to wait");
+    Await.until("the poll to wait", () -> notifications.waiting() > waitingBefore);
     put(repo, entries("a.md", "two"));
 
     assertThat(waiting.get(DEADLINE.toSeconds(), TimeUnit.SECONDS).statusCode()).isEqualTo(200);
@@ -178,17 +177,6 @@ class ChangeFeedTest {
         ResultSet result = statement.executeQuery(sql)) {
       result.next();
       return result.getInt(1);
-    }
-  }
-
-  private static void awaitCondition(BooleanSupplier condition, String what) {
-    Instant deadline = Instant.now().plus(DEADLINE);
-    while (!condition.getAsBoolean()) {
-      if (Instant.now().isAfter(deadline)) {
-        throw new AssertionError("timed out waiting for " + what);
-      }
-      Thread.onSpinWait();
-      java.util.concurrent.locks.LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
     }
   }
 }

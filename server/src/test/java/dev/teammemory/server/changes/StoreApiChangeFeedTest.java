@@ -10,18 +10,16 @@ import static dev.teammemory.server.TestRepositories.put;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.teammemory.server.Await;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.ExtractableResponse;
 import io.restassured.response.Response;
 import jakarta.inject.Inject;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -36,7 +34,7 @@ class StoreApiChangeFeedTest {
 
   @BeforeEach
   void listenerIsListening() {
-    awaitCondition(listener::listening, "the change listener to connect");
+    Await.until("the change listener to connect", listener::listening);
   }
 
   private static String storeOf(String repo) {
@@ -77,7 +75,7 @@ class StoreApiChangeFeedTest {
                     .get(PATH + "/changes")
                     .then()
                     .extract());
-    awaitCondition(() -> notifications.waiting() > waitingBefore, "the poll to wait");
+    Await.until("the poll to wait", () -> notifications.waiting() > waitingBefore);
     assertThat(poll).isNotDone();
     return poll;
   }
@@ -111,15 +109,5 @@ class StoreApiChangeFeedTest {
     assertThat(woken.statusCode()).isEqualTo(200);
     assertThat(woken.jsonPath().getLong("version")).isEqualTo(version + 1);
     assertThat(woken.jsonPath().getMap("changed")).containsOnlyKeys("b.md");
-  }
-
-  private static void awaitCondition(BooleanSupplier condition, String what) {
-    Instant deadline = Instant.now().plus(DEADLINE);
-    while (!condition.getAsBoolean()) {
-      if (Instant.now().isAfter(deadline)) {
-        throw new AssertionError("timed out waiting for " + what);
-      }
-      LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
-    }
   }
 }

@@ -15,6 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.teammemory.protocol.Checksums;
 import dev.teammemory.protocol.ProtocolJson;
+import dev.teammemory.server.Await;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import io.restassured.response.Response;
@@ -256,17 +257,12 @@ class ExportResourceTest {
     return received.toString(UTF_8);
   }
 
-  private static void awaitActiveExports(int expected) throws InterruptedException {
-    Instant deadline = Instant.now().plusSeconds(30);
-    int active = -1;
-    while (Instant.now().isBefore(deadline)) {
-      Matcher matcher = ACTIVE.matcher(given().get("/q/metrics").asString());
-      active = matcher.find() ? (int) Double.parseDouble(matcher.group(1)) : -1;
-      if (active == expected) {
-        return;
-      }
-      Thread.sleep(50);
-    }
-    throw new AssertionError("exports active: " + active + ", expected " + expected);
+  private static void awaitActiveExports(int expected) {
+    Await.until(expected + " exports active", () -> activeExports() == expected);
+  }
+
+  private static int activeExports() {
+    Matcher matcher = ACTIVE.matcher(given().get("/q/metrics").asString());
+    return matcher.find() ? (int) Double.parseDouble(matcher.group(1)) : -1;
   }
 }
