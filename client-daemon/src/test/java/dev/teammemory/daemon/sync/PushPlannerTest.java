@@ -50,7 +50,10 @@ class PushPlannerTest {
   void aRefusalFromAnEarlierRunIsAskedAgainOnceButACredentialNever() {
     String deep = "d/".repeat(20) + "deep.md";
     SyncState earlierRun =
-        withSkips(
+        state(
+            Map.of(),
+            Map.of(),
+            Map.of(),
             Map.of(
                 deep,
                 new SyncState.Skip(
@@ -221,6 +224,14 @@ class PushPlannerTest {
 
   private static SyncState state(
       Map<String, String> server, Map<String, String> synced, Map<String, Instant> missing) {
+    return state(server, synced, missing, Map.of());
+  }
+
+  private static SyncState state(
+      Map<String, String> server,
+      Map<String, String> synced,
+      Map<String, Instant> missing,
+      Map<String, SyncState.Skip> skipped) {
     Map<String, String> missingSince = new TreeMap<>();
     missing.forEach((key, at) -> missingSince.put(key, at.toString()));
     SyncState initial = SyncState.initial("http://127.0.0.1:1", "acme/widgets", "/team");
@@ -233,7 +244,7 @@ class PushPlannerTest {
         synced,
         0,
         List.of(),
-        Map.of(),
+        skipped,
         List.of(),
         Map.of(),
         Map.of(),
@@ -245,31 +256,6 @@ class PushPlannerTest {
         missingSince,
         null,
         null);
-  }
-
-  private static SyncState withSkips(Map<String, SyncState.Skip> skips) {
-    SyncState state = state(Map.of(), Map.of(), Map.of());
-    return new SyncState(
-        state.serverUrl(),
-        state.repo(),
-        state.teamDir(),
-        state.repositoryChecksum(),
-        state.serverChecksums(),
-        state.syncedChecksums(),
-        state.maxEntries(),
-        state.pendingKeys(),
-        skips,
-        state.conflicts(),
-        state.keptDeletions(),
-        state.refusedKeys(),
-        state.lastPullAt(),
-        state.lastPushAt(),
-        state.lastError(),
-        state.lastErrorAt(),
-        state.blockedReason(),
-        state.missingSince(),
-        state.deleteHold(),
-        state.store());
   }
 
   private static Clock clock() {
