@@ -85,7 +85,6 @@ public final class SyncEngine implements AutoCloseable {
   private TreeWatcher watcher;
   private Thread feed;
   private ScheduledFuture<?> retry;
-
   private ScheduledFuture<?> deleteCheck;
 
   private SyncEngine(
