@@ -9,8 +9,9 @@ import java.util.Optional;
 /**
  * The protocol's key rules. A key is a relative, {@code /}-separated path under the client's {@code
  * memory/team/} folder; anything that could climb out of it, hide a separator behind an encoding,
- * or smuggle a control character in is rejected. Servers apply these to every PUT; clients apply
- * them to every key that comes from a server before touching the disk.
+ * or smuggle a control character or text that is not Unicode ({@link UnicodeText}) in is rejected.
+ * Servers apply these to every PUT; clients apply them to every key that comes from a server before
+ * touching the disk.
  */
 public final class Keys {
 
@@ -23,7 +24,11 @@ public final class Keys {
     if (key == null || key.isEmpty()) {
       return Optional.of("key is empty");
     }
-    if (key.getBytes(UTF_8).length > MAX_KEY_BYTES) {
+    Optional<String> notText = UnicodeText.violation(key);
+    if (notText.isPresent()) {
+      return notText.map(reason -> "key " + reason);
+    }
+    if (UnicodeText.utf8Length(key) > MAX_KEY_BYTES) {
       return Optional.of("key is longer than " + MAX_KEY_BYTES + " UTF-8 bytes");
     }
     if (key.startsWith("/")) {

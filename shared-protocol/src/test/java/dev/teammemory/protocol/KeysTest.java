@@ -45,10 +45,20 @@ class KeysTest {
         "a%00.md",
         "\uFF0E\uFF0E/escape.md",
         "a\uFF0Fb.md",
-        "a\uFF3Cb.md"
+        "a\uFF3Cb.md",
+        "a\uD800b.md",
+        "\uDC00.md"
       })
   void rejectsTraversalEncodedSeparatorsAndControlCharacters(String key) {
     assertThat(Keys.violation(key)).isPresent();
+  }
+
+  @org.junit.jupiter.api.Test
+  void anUnpairedSurrogateIsNotAKeyAndCannotCountAsFewerBytes() {
+    assertThat(Keys.violation("x\uD800.md"))
+        .contains("key holds an unpaired UTF-16 surrogate, which is not Unicode text");
+    // Encoded, each lone surrogate would become one '?' byte and slip under the byte limit.
+    assertThat(Keys.violation("\uD800".repeat(300))).isPresent();
   }
 
   @org.junit.jupiter.api.Test

@@ -7,6 +7,7 @@ import dev.teammemory.protocol.ETags;
 import dev.teammemory.protocol.EntryHistory;
 import dev.teammemory.protocol.HashesView;
 import dev.teammemory.protocol.Timestamps;
+import dev.teammemory.protocol.UnicodeText;
 import dev.teammemory.protocol.VersionChanges;
 import dev.teammemory.server.auth.AuthorizedRepository;
 import dev.teammemory.server.auth.RepositorySlug;
@@ -163,7 +164,7 @@ public class EntryStore {
       if (live && previous.checksum().equals(checksum)) {
         continue;
       }
-      int size = (int) Utf8.length(entry.getValue());
+      int size = (int) UnicodeText.utf8Length(entry.getValue());
       changedSizes.put(entry.getKey(), size);
       liveEntries += live ? 0 : 1;
       liveBytes += size - (live ? previous.sizeBytes() : 0);
@@ -311,7 +312,7 @@ public class EntryStore {
     if (previous.isPresent() && !previous.get().deleted) {
       entry.content = previous.get().content;
       entry.checksum = previous.get().checksum;
-      entry.sizeBytes = (int) Utf8.length(entry.content);
+      entry.sizeBytes = (int) UnicodeText.utf8Length(entry.content);
       repository.totalBytes += entry.sizeBytes - oldSize;
     } else {
       entry.deleted = true;
@@ -468,7 +469,7 @@ public class EntryStore {
     if (conflict.isPresent()) {
       return conflict.get();
     }
-    int size = (int) Utf8.length(content);
+    int size = (int) UnicodeText.utf8Length(content);
     Optional<MemoryOutcome> overLimit =
         overLimits(repository.entryCount + 1, repository.totalBytes + size);
     if (overLimit.isPresent()) {
@@ -543,7 +544,8 @@ public class EntryStore {
         return conflict.get();
       }
     }
-    int newSize = contentChanges ? (int) Utf8.length(content.orElseThrow()) : entry.sizeBytes;
+    int newSize =
+        contentChanges ? (int) UnicodeText.utf8Length(content.orElseThrow()) : entry.sizeBytes;
     long bytes = repository.totalBytes + newSize - entry.sizeBytes;
     if (contentChanges) {
       Optional<MemoryOutcome> overLimit = overLimits(repository.entryCount, bytes);

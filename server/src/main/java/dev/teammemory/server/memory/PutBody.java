@@ -10,13 +10,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.teammemory.protocol.ErrorCodes;
 import dev.teammemory.protocol.Keys;
+import dev.teammemory.protocol.UnicodeText;
 import dev.teammemory.server.errors.ApiException;
 import java.io.IOException;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * A PUT body, {@code {"entries": {"key": "content", …}}} and nothing else, checked the way the
@@ -61,7 +61,7 @@ record PutBody(Map<String, String> entries) {
     Map<String, String> parsed = new LinkedHashMap<>();
     for (Map.Entry<String, JsonNode> entry : entries.properties()) {
       String key = entry.getKey();
-      keyViolation(key)
+      Keys.violation(key)
           .ifPresent(
               reason -> {
                 throw ApiException.of(
@@ -74,17 +74,12 @@ record PutBody(Map<String, String> entries) {
             Map.of("key", key));
       }
       String content = value.textValue();
-      long bytes = Utf8.length(content);
-      if (bytes < 0) {
-        throw invalidBody(
-            "the content holds an unpaired UTF-16 surrogate, which is not Unicode text",
-            Map.of("key", key));
-      }
-      if (content.indexOf('\0') >= 0) {
-        throw invalidBody(
-            "the content holds a NUL character (U+0000), which the server cannot store",
-            Map.of("key", key));
-      }
+      UnicodeText.violation(content)
+          .ifPresent(
+              reason -> {
+                throw invalidBody("the content " + reason, Map.of("key", key));
+              });
+      long bytes = UnicodeText.utf8Length(content);
       if (bytes > maxEntryBytes) {
         throw ApiException.of(
             413,
@@ -116,15 +111,6 @@ record PutBody(Map<String, String> entries) {
     } catch (IOException e) {
       throw ApiException.of(400, ErrorCodes.INVALID_JSON, "the body is not valid JSON");
     }
-  }
-
-  /** The protocol's key rules, plus one of ours: a key must be Unicode text to be stored. */
-  private static Optional<String> keyViolation(String key) {
-    Optional<String> violation = Keys.violation(key);
-    if (violation.isEmpty() && Utf8.length(key) < 0) {
-      return Optional.of("key holds an unpaired UTF-16 surrogate, which is not Unicode text");
-    }
-    return violation;
   }
 
   private static String typeOf(JsonNode value) {

@@ -5,6 +5,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.teammemory.protocol.UnicodeText;
 import dev.teammemory.protocol.store.MemoryPathRules;
 import dev.teammemory.server.errors.StoreApiException;
 import java.io.IOException;
@@ -83,14 +84,27 @@ final class StoreRequests {
     return Optional.of(object);
   }
 
-  /** {@code content}, at most 102,400 UTF-8 bytes (this API's limit; not {@code team_memory}'s). */
+  /**
+   * {@code content}: storable text ({@link UnicodeText}), at most 102,400 UTF-8 bytes (this API's
+   * limit; not {@code team_memory}'s).
+   */
   static Optional<String> content(ObjectNode body) {
-    Optional<String> content = string(body, "content");
+    Optional<String> content = string(body, "content").map(text -> storable(text, "content"));
     if (content.isPresent()
-        && content.get().getBytes(UTF_8).length > MemoryPathRules.MAX_CONTENT_BYTES) {
+        && UnicodeText.utf8Length(content.get()) > MemoryPathRules.MAX_CONTENT_BYTES) {
       throw StoreApiException.invalid("content must be at most 102400 bytes");
     }
     return content;
+  }
+
+  /** The text, unless it cannot be stored ({@link UnicodeText}): then a {@code 400} naming it. */
+  static String storable(String text, String what) {
+    UnicodeText.violation(text)
+        .ifPresent(
+            reason -> {
+              throw StoreApiException.invalid(what + " " + reason);
+            });
+    return text;
   }
 
   /** A {@code content_sha256}: 64 lowercase hex digits, returned as an entry checksum. */

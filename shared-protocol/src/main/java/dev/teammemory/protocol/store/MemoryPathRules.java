@@ -1,7 +1,6 @@
 package dev.teammemory.protocol.store;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
-
+import dev.teammemory.protocol.UnicodeText;
 import java.text.Normalizer;
 import java.util.Optional;
 
@@ -33,7 +32,11 @@ public final class MemoryPathRules {
     if (path == null || path.isEmpty()) {
       return Optional.of("path is required");
     }
-    if (path.getBytes(UTF_8).length > MAX_PATH_BYTES) {
+    // UnicodeText's other rule, no NUL, is kept below: a NUL is a control character.
+    if (!UnicodeText.isUnicode(path)) {
+      return Optional.of("path must be Unicode text, without unpaired UTF-16 surrogates");
+    }
+    if (UnicodeText.utf8Length(path) > MAX_PATH_BYTES) {
       return Optional.of("path must be at most 1024 bytes");
     }
     if (!path.startsWith("/")) {
@@ -64,10 +67,13 @@ public final class MemoryPathRules {
   }
 
   /**
-   * Whether the API takes this entry as a memory: its path keeps the rules and the content fits.
+   * Whether the API takes this entry as a memory: its path keeps the rules and the content is
+   * storable text that fits.
    */
   public static boolean accepts(String key, String content) {
-    return content.getBytes(UTF_8).length <= MAX_CONTENT_BYTES && violation(pathOf(key)).isEmpty();
+    return UnicodeText.violation(content).isEmpty()
+        && UnicodeText.utf8Length(content) <= MAX_CONTENT_BYTES
+        && violation(pathOf(key)).isEmpty();
   }
 
   /** A control or format character (Cc, Cf) or a line or paragraph separator. */

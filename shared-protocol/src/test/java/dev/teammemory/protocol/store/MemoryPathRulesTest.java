@@ -50,4 +50,16 @@ class MemoryPathRulesTest {
     assertThat(MemoryPathRules.violation("/" + "a".repeat(1024)))
         .contains("path must be at most 1024 bytes");
   }
+
+  @Test
+  void aPathOrContentThatIsNotStorableTextIsRefused() {
+    assertThat(MemoryPathRules.violation("/x\uD800.md"))
+        .contains("path must be Unicode text, without unpaired UTF-16 surrogates");
+    assertThat(MemoryPathRules.violation("/x\u0000.md"))
+        .contains("path must not contain control or format characters");
+    assertThat(MemoryPathRules.accepts("ok.md", "a\uD800b")).isFalse();
+    assertThat(MemoryPathRules.accepts("ok.md", "a\u0000b")).isFalse();
+    // 100,000 lone surrogates would encode to as many '?' bytes; they are not text at all.
+    assertThat(MemoryPathRules.accepts("ok.md", "\uD800".repeat(100_000))).isFalse();
+  }
 }
