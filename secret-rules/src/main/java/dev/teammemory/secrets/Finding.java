@@ -19,8 +19,11 @@ import java.util.HexFormat;
  *     Multilingual Plane counts as two
  * @param fingerprint the first 12 hex digits of the SHA-256 of the secret's UTF-8 bytes: two
  *     reports of the same secret carry the same fingerprint, and it does not reveal the secret
+ * @param allowed whether a {@code gitleaks:allow} comment on its line exempts it; only a scanner
+ *     that honours such comments ({@link SecretScanner#honouringAllowComments()}) says so
  */
-public record Finding(String ruleId, String label, int line, int column, String fingerprint) {
+public record Finding(
+    String ruleId, String label, int line, int column, String fingerprint, boolean allowed) {
 
   private static final int FINGERPRINT_LENGTH = 12;
 
@@ -41,6 +44,11 @@ public record Finding(String ruleId, String label, int line, int column, String 
       throw new IllegalArgumentException(
           "fingerprint is not 12 lower-case hex digits: " + fingerprint);
     }
+  }
+
+  /** A finding no comment exempts. */
+  public Finding(String ruleId, String label, int line, int column, String fingerprint) {
+    this(ruleId, label, line, column, fingerprint, false);
   }
 
   /** The fingerprint of a secret: the first 12 hex digits of the SHA-256 of its UTF-8 bytes. */

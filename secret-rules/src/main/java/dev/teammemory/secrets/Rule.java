@@ -25,7 +25,7 @@ public final class Rule {
   private final Pattern afterOneCharacter;
   private final Pattern atTextStart;
   private final boolean keywordAtStart;
-  private final boolean startsAtWordBoundary;
+  private final boolean startsAtSeparator;
   private final boolean assignmentFollowsKeyword;
   private final double minimumEntropy;
   private final int maxMatchLength;
@@ -60,11 +60,16 @@ public final class Rule {
     this.pattern = Pattern.compile(regex);
     this.keywordAtStart = keywordAtStart;
     this.assignmentFollowsKeyword = assignmentFollowsKeyword;
-    this.startsAtWordBoundary =
-        regex.replaceFirst("^(?:\\(\\?[a-zA-Z]+\\))*", "").startsWith("\\b");
-    // Anchored forms: the first consumes the character before the keyword, so that \b and ^ at
-    // the rule's start see the real neighbour; wrapping keeps the rule's flags and group numbers.
-    this.afterOneCharacter = Pattern.compile("^(?s:.)(?:" + regex + ")");
+    this.startsAtSeparator =
+        RuleFile.LEADING_FLAGS
+            .matcher(regex)
+            .replaceFirst("")
+            .startsWith(RuleFile.SEPARATOR_BEFORE);
+    // Anchored forms: the first consumes the character before the keyword, so that a separator or
+    // ^ at the rule's start sees the real neighbour (a leading separator consumes it itself);
+    // wrapping keeps the rule's flags and group numbers.
+    this.afterOneCharacter =
+        Pattern.compile((startsAtSeparator ? "^(?:" : "^(?s:.)(?:") + regex + ")");
     this.atTextStart = Pattern.compile("^(?:" + regex + ")");
     this.minimumEntropy = minimumEntropy;
     this.maxMatchLength = maxMatchLength;
@@ -128,11 +133,12 @@ public final class Rule {
   }
 
   /**
-   * Whether the regex opens with {@code \b}, so an anchored match can only begin where a word
-   * boundary is: a test that costs less than running the regex.
+   * Whether the regex opens with the rule file's separator (a {@code \b} in the file), so an
+   * anchored match can only begin after a character that is not an ASCII letter or digit: a test
+   * that costs less than running the regex.
    */
-  boolean startsAtWordBoundary() {
-    return startsAtWordBoundary;
+  boolean startsAtSeparator() {
+    return startsAtSeparator;
   }
 
   /**

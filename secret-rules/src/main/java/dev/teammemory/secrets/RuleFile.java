@@ -30,6 +30,21 @@ final class RuleFile {
    */
   static final String ASSIGN_MACRO = "assign";
 
+  /**
+   * What a {@code \b} that opens a rule's regex becomes: the start of the text, or one character
+   * that is not an ASCII letter or digit. RE2's {@code \b} counts {@code _} as a word character, so
+   * a token after one ({@code TOKEN_ghp_…}, {@code __ghp_…__} in markdown bold) would not be found;
+   * tokens themselves begin with a letter or digit, so nothing else changes.
+   */
+  static final String SEPARATOR_BEFORE = "(?:^|[^0-9A-Za-z])";
+
+  /** What a {@code \b} that closes a rule's regex becomes: see {@link #SEPARATOR_BEFORE}. */
+  static final String SEPARATOR_AFTER = "(?:[^0-9A-Za-z]|$)";
+
+  /** Flags that open a regex, such as {@code (?i)}. */
+  static final java.util.regex.Pattern LEADING_FLAGS =
+      java.util.regex.Pattern.compile("^(?:\\(\\?[a-zA-Z]+\\))*");
+
   private static final java.util.regex.Pattern MACRO =
       java.util.regex.Pattern.compile("\\{\\{([a-z][a-z0-9-]*)\\}\\}");
   private static final java.util.regex.Pattern NAME =
@@ -188,7 +203,7 @@ final class RuleFile {
       }
       case "regex" -> {
         current.assignmentFollowsKeyword = value.contains("{{" + ASSIGN_MACRO + "}}");
-        current.regex = once(current.regex, name, expand(value));
+        current.regex = once(current.regex, name, separatorBoundaries(expand(value)));
         compile(current.regex);
       }
       case "entropy" -> current.entropy = positiveDouble(name, value);
@@ -262,6 +277,24 @@ final class RuleFile {
     }
     matcher.appendTail(expanded);
     return expanded.toString();
+  }
+
+  /**
+   * The regex with a {@code \b} at its start (after its flags) or end replaced by {@link
+   * #SEPARATOR_BEFORE} or {@link #SEPARATOR_AFTER}.
+   */
+  static String separatorBoundaries(String regex) {
+    java.util.regex.Matcher flags = LEADING_FLAGS.matcher(regex);
+    int start = flags.lookingAt() ? flags.end() : 0;
+    String head = regex.substring(0, start);
+    String body = regex.substring(start);
+    if (body.startsWith("\\b")) {
+      body = SEPARATOR_BEFORE + body.substring(2);
+    }
+    if (body.endsWith("\\b") && !body.endsWith("\\\\b")) {
+      body = body.substring(0, body.length() - 2) + SEPARATOR_AFTER;
+    }
+    return head + body;
   }
 
   private Pattern compile(String regex) {

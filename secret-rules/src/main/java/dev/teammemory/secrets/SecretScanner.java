@@ -16,17 +16,21 @@ import java.util.Map;
  *
  * <p>One pass of an Aho–Corasick automaton finds every rule keyword. Most rules' matches begin at a
  * keyword: such a rule runs anchored at each occurrence, on a stretch no longer than the longest
- * match its regex can produce, and only after two checks that cost less than the regex (a word
- * boundary where the regex opens with {@code \b}; an assignment operator after the keyword for the
- * keyword-and-assignment rules). A rule whose keyword may sit inside its match searches a window
- * around each occurrence instead, as wide on either side as its longest match plus one character so
- * that {@code \b} and {@code $} at the edges see the real neighbours; overlapping windows merge.
- * RE2J matches in linear time, so no input is catastrophic.
+ * match its regex can produce, and only after two checks that cost less than the regex (no ASCII
+ * letter or digit before the keyword where the regex opens with the rule file's separator; an
+ * assignment operator after the keyword for the keyword-and-assignment rules). A rule whose keyword
+ * may sit inside its match searches a window around each occurrence instead, as wide on either side
+ * as its longest match plus one character so that {@code \b} and {@code $} at the edges see the
+ * real neighbours; overlapping windows merge. RE2J matches in linear time, so no input is
+ * catastrophic.
  *
  * <p>A match is reported when its secret, the rule's capture group, passes the rule's entropy
- * threshold and allowlists and the global allowlist, and its lines do not carry the comment {@code
- * gitleaks:allow}. Offsets are UTF-16 indexes (Java {@code char}s), see {@link Finding}. Immutable
- * and thread-safe; the two rule sets are built once and shared.
+ * threshold and allowlists and the global allowlist. The comment {@code gitleaks:allow} on a line
+ * the match touches exempts nothing unless the scanner was made to honour it ({@link
+ * #honouringAllowComments()}): a person may mark a line of their own files so, but a comment must
+ * not switch off the guard of what leaves the machine, nor the server's. Offsets are UTF-16 indexes
+ * (Java {@code char}s), see {@link Finding}. Immutable and thread-safe; the two rule sets are built
+ * once and shared.
  */
 public final class SecretScanner {
 
@@ -37,6 +41,7 @@ public final class SecretScanner {
   private final List<Rule> rules;
   private final KeywordIndex keywordIndex;
   private final int[][] rulesByKeyword;
+  private final boolean honoursAllowComments;
 
   private SecretScanner(Allowlist global, List<Rule> rules) {
     this.global = requireNonNull(global, "global is null");
@@ -55,11 +60,20 @@ public final class SecretScanner {
       rulesByKeyword[k] =
           byKeyword.get(keywords.get(k)).stream().mapToInt(Integer::intValue).toArray();
     }
+    this.honoursAllowComments = false;
+  }
+
+  private SecretScanner(SecretScanner scanner, boolean honoursAllowComments) {
+    this.global = scanner.global;
+    this.rules = scanner.rules;
+    this.keywordIndex = scanner.keywordIndex;
+    this.rulesByKeyword = scanner.rulesByKeyword;
+    this.honoursAllowComments = honoursAllowComments;
   }
 
   /**
    * The high-confidence rules whose tokens carry a distinctive prefix: the set that guards every
-   * push and every PUT.
+   * push and every PUT. Allow comments exempt nothing.
    */
   public static SecretScanner defaultRules() {
     return DefaultRules.SCANNER;
@@ -67,7 +81,7 @@ public final class SecretScanner {
 
   /**
    * Every rule: the default set plus keyword-and-context rules and a generic keyword-and-entropy
-   * rule. More findings, and more false ones.
+   * rule. More findings, and more false ones. Allow comments exempt nothing.
    */
   public static SecretScanner allRules() {
     return AllRules.SCANNER;
@@ -78,12 +92,30 @@ public final class SecretScanner {
     return new SecretScanner(RuleFile.Catalog.CONTENTS.global(), rules);
   }
 
+  /**
+   * This scanner's rules, honouring {@code gitleaks:allow}: a finding on a line that carries the
+   * comment is still reported, as {@link Finding#allowed()}, for a scan of a person's own files
+   * that shows what they marked. Never for what leaves the machine or reaches the server.
+   */
+  public SecretScanner honouringAllowComments() {
+    return honoursAllowComments ? this : new SecretScanner(this, true);
+  }
+
+  /** Whether a {@code gitleaks:allow} comment marks a finding as allowed. */
+  public boolean honoursAllowComments() {
+    return honoursAllowComments;
+  }
+
   /** This scanner's rules, in rule-file order. */
   public List<Rule> rules() {
     return rules;
   }
 
-  /** Every secret in {@code text}, in the order they appear; never the secrets themselves. */
+  /**
+   * Every secret in {@code text}, in the order they appear; never the secrets themselves. Those a
+   * comment allows, when this scanner honours allow comments, are among them, marked {@link
+   * Finding#allowed()}.
+   */
   public List<Finding> scan(String text) {
     requireNonNull(text, "text is null");
     List<Detection> detections = detect(text);
@@ -105,16 +137,20 @@ public final class SecretScanner {
               rule.label(),
               line,
               detection.secretStart() - lineStart + 1,
-              Finding.fingerprintOf(
-                  text.substring(detection.secretStart(), detection.secretEnd()))));
+              Finding.fingerprintOf(text.substring(detection.secretStart(), detection.secretEnd())),
+              detection.allowed()));
     }
     return List.copyOf(findings);
   }
 
-  /** {@code text} with every secret {@link #scan} reports replaced by {@code [REDACTED]}. */
+  /**
+   * {@code text} with every secret {@link #scan} reports replaced by {@code [REDACTED]}, except
+   * those a comment allows.
+   */
   public String redact(String text) {
     requireNonNull(text, "text is null");
-    List<Detection> detections = detect(text);
+    List<Detection> detections =
+        detect(text).stream().filter(detection -> !detection.allowed()).toList();
     if (detections.isEmpty()) {
       return text;
     }
@@ -196,7 +232,7 @@ public final class SecretScanner {
         continue;
       }
       previousStart = keywordStart;
-      if (rule.startsAtWordBoundary() && !isWordBoundary(text, keywordStart)) {
+      if (rule.startsAtSeparator() && !separatorBefore(text, keywordStart)) {
         continue;
       }
       if (rule.assignmentFollowsKeyword() && !Rule.assignmentCanFollow(text, keywordEnd)) {
@@ -218,7 +254,8 @@ public final class SecretScanner {
         continue;
       }
       int matchEnd = windowStart + matcher.end();
-      matchedUpTo = matchEnd;
+      // A separator the match consumed after its secret may open the next one.
+      matchedUpTo = windowStart + matcher.end(secretGroup(matcher));
       consider(text, rule, ruleIndex, matcher, windowStart, keywordStart, matchEnd, detections);
     }
   }
@@ -238,7 +275,9 @@ public final class SecretScanner {
         from = matchStart + 1;
         continue;
       }
-      from = matchEnd > matchStart ? matchEnd : matchEnd + 1;
+      // A separator the match consumed after its secret may open the next one.
+      int secretEnd = matcher.end(secretGroup(matcher));
+      from = secretEnd > matchStart ? secretEnd : matchStart + 1;
       consider(
           text, rule, ruleIndex, matcher, start, start + matchStart, start + matchEnd, detections);
     }
@@ -268,21 +307,17 @@ public final class SecretScanner {
     if (!rule.accepts(secret, match) || global.allows(secret, match)) {
       return;
     }
-    if (lineAllows(text, matchStart, matchEnd)) {
-      return;
+    boolean allowed = honoursAllowComments && lineAllows(text, matchStart, matchEnd);
+    detections.add(new Detection(rule, ruleIndex, secretStart, secretEnd, allowed));
+  }
+
+  /** The rule file's leading separator: the text starts here, or no ASCII letter or digit ends. */
+  private static boolean separatorBefore(String text, int position) {
+    if (position == 0) {
+      return true;
     }
-    detections.add(new Detection(rule, ruleIndex, secretStart, secretEnd));
-  }
-
-  /** RE2's {@code \b}: ASCII word characters on exactly one side. */
-  private static boolean isWordBoundary(String text, int position) {
-    boolean before = position > 0 && isWordCharacter(text.charAt(position - 1));
-    boolean after = position < text.length() && isWordCharacter(text.charAt(position));
-    return before != after;
-  }
-
-  private static boolean isWordCharacter(char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    char c = text.charAt(position - 1);
+    return !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'));
   }
 
   private static int secretGroup(Matcher matcher) {
@@ -325,8 +360,8 @@ public final class SecretScanner {
                                 && detection.secretStart() < specific.secretEnd()));
   }
 
-  /** A secret a rule found, by its offsets in the scanned text. */
-  record Detection(Rule rule, int ruleIndex, int secretStart, int secretEnd) {}
+  /** A secret a rule found, by its offsets in the scanned text; allowed by a comment or not. */
+  record Detection(Rule rule, int ruleIndex, int secretStart, int secretEnd, boolean allowed) {}
 
   /**
    * Per rule, {@code [start, end)} pairs: keyword starts for anchored rules, scan windows (merged

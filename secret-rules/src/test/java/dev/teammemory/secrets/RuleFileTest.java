@@ -110,8 +110,29 @@ class RuleFileTest {
             """);
 
     Rule rule = contents.rules().getFirst();
-    assertThat(rule.regex()).isEqualTo("\\b(demo_[a-f0-9]{8})(?:\\s|$)");
-    assertThat(rule.maxMatchLength()).isEqualTo(14);
+    assertThat(rule.regex()).isEqualTo("(?:^|[^0-9A-Za-z])(demo_[a-f0-9]{8})(?:\\s|$)");
+    // The separator before the token is one character of the match, which may lie outside the
+    // Basic Multilingual Plane: two UTF-16 units.
+    assertThat(rule.maxMatchLength()).isEqualTo(16);
+  }
+
+  @Test
+  void aWordBoundaryOpeningOrClosingARegexIsASeparatorThatUnderscoreAlsoIs() {
+    assertThat(RuleFile.separatorBoundaries("\\b(ghp_[0-9A-Za-z]{36})\\b"))
+        .isEqualTo("(?:^|[^0-9A-Za-z])(ghp_[0-9A-Za-z]{36})(?:[^0-9A-Za-z]|$)");
+    assertThat(RuleFile.separatorBoundaries("(?i)\\blob=(x)"))
+        .isEqualTo("(?i)(?:^|[^0-9A-Za-z])lob=(x)");
+    // Only at the edges, and never an escaped backslash followed by b.
+    assertThat(RuleFile.separatorBoundaries("a\\bb")).isEqualTo("a\\bb");
+    assertThat(RuleFile.separatorBoundaries("(a\\\\b")).isEqualTo("(a\\\\b");
+  }
+
+  @ParameterizedTest(name = "{0} keeps no RE2 word boundary at its edges")
+  @MethodSource("rules")
+  void noRuleOpensOrClosesWithAWordBoundaryThatMissesTokensNextToUnderscore(Rule rule) {
+    String body = RuleFile.LEADING_FLAGS.matcher(rule.regex()).replaceFirst("");
+    assertThat(body).doesNotStartWith("\\b");
+    assertThat(body.endsWith("\\b") && !body.endsWith("\\\\b")).isFalse();
   }
 
   @Test

@@ -83,14 +83,67 @@ class SecretScannerTest {
   }
 
   @Test
-  void aLineCommentedGitleaksAllowIsSkippedAndOnlyThatLine() {
+  void aGitleaksAllowCommentExemptsNothingUnlessTheScannerHonoursIt() {
     String allowed = githubPat();
     String reported = githubPat();
+    String text = "a = \"" + allowed + "\" // gitleaks:allow\nb = \"" + reported + "\"\n";
 
-    List<Finding> findings =
-        scanner.scan("a = \"" + allowed + "\" // gitleaks:allow\nb = \"" + reported + "\"\n");
+    assertThat(scanner.honoursAllowComments()).isFalse();
+    assertThat(scanner.scan(text))
+        .extracting(Finding::line, Finding::allowed)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(1, false),
+            org.assertj.core.groups.Tuple.tuple(2, false));
+    assertThat(scanner.redact(text)).doesNotContain(allowed).doesNotContain(reported);
+  }
 
-    assertThat(findings).extracting(Finding::line).containsExactly(2);
+  @Test
+  void aScannerThatHonoursAllowCommentsReportsTheMarkedLineAsAllowedAndOnlyThatLine() {
+    String allowed = githubPat();
+    String reported = githubPat();
+    String text = "a = \"" + allowed + "\" // gitleaks:allow\nb = \"" + reported + "\"\n";
+    SecretScanner honouring = scanner.honouringAllowComments();
+
+    assertThat(honouring.honoursAllowComments()).isTrue();
+    assertThat(honouring.scan(text))
+        .extracting(Finding::line, Finding::allowed)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(1, true),
+            org.assertj.core.groups.Tuple.tuple(2, false));
+    assertThat(honouring.redact(text)).contains(allowed).doesNotContain(reported);
+    assertThat(honouring.honouringAllowComments()).isSameAs(honouring);
+  }
+
+  @Test
+  void aTokenNextToAnUnderscoreIsFoundAsMarkdownBoldOrAfterAName() {
+    String token = githubPat();
+
+    for (String text :
+        List.of(
+            "the token is __" + token + "__ here",
+            "GITHUB_TOKEN_" + token,
+            token + "_suffix",
+            "_" + token,
+            "\uD83D\uDE80" + token + "\uD83D\uDE80")) {
+      assertThat(scanner.scan(text))
+          .as(text)
+          .extracting(Finding::ruleId, Finding::fingerprint)
+          .containsExactly(
+              org.assertj.core.groups.Tuple.tuple("github-pat", Finding.fingerprintOf(token)));
+    }
+    assertThat(scanner.scan("x" + token)).isEmpty();
+    assertThat(scanner.scan(token + "x")).isEmpty();
+  }
+
+  @Test
+  void twoTokensSeparatedByOneCharacterAreBothFound() {
+    String first = "AKIA" + ExampleText.random(ExampleText.alphabet("base32"), 16, RANDOM);
+    String second = "AKIA" + ExampleText.random(ExampleText.alphabet("base32"), 16, RANDOM);
+
+    assertThat(scanner.scan(first + " " + second))
+        .extracting(Finding::column)
+        .containsExactly(1, first.length() + 2);
+    assertThat(scanner.scan(first + "_" + second)).hasSize(2);
   }
 
   @Test

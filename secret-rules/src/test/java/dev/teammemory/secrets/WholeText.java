@@ -19,7 +19,6 @@ final class WholeText {
     Matcher matcher = rule.pattern().matcher(text);
     int from = 0;
     while (from <= text.length() && matcher.find(from)) {
-      from = matcher.end() > matcher.start() ? matcher.end() : matcher.end() + 1;
       int group = 0;
       for (int g = 1; g <= matcher.groupCount(); g++) {
         if (matcher.start(g) >= 0) {
@@ -27,6 +26,8 @@ final class WholeText {
           break;
         }
       }
+      // A separator the match consumed after its secret may open the next match.
+      from = matcher.end(group) > matcher.start() ? matcher.end(group) : matcher.start() + 1;
       String secret = text.substring(matcher.start(group), matcher.end(group));
       String match = text.substring(Rule.identifierStart(text, matcher.start()), matcher.end());
       if (!secret.isEmpty() && rule.accepts(secret, match) && !global.allows(secret, match)) {

@@ -31,7 +31,9 @@ import picocli.CommandLine.Spec;
 /**
  * {@code tmem scan [--format text|json] PATH...}: secret-scans files and folders with the rules
  * that guard every push. Exit 0 when clean, 1 when anything is found, 2 on an error. It prints
- * where a secret is, never the secret.
+ * where a secret is, never the secret. These are a person's own files, so a {@code gitleaks:allow}
+ * comment is honoured here: its line's findings are listed as allowed and fail nothing (the push
+ * guard and the server ignore the comment).
  */
 @Command(
     name = "scan",
@@ -40,7 +42,8 @@ import picocli.CommandLine.Spec;
       "Scan files and folders for secrets with the rules that guard every push. Folders are walked"
           + " without following symbolic links, skipping .git folders and binary files.",
       "Prints path:line:column: rule-id (label) for each secret, never the secret itself.",
-      "A line carrying the comment gitleaks:allow is not reported.",
+      "A secret on a line carrying the comment gitleaks:allow is listed as allowed and does not"
+          + " fail the scan; the comment does not exempt team memory, which is guarded without it.",
       "Exit codes: 0 clean, 1 secrets found, 2 error."
     })
 public final class ScanCommand implements Callable<Integer> {
@@ -58,8 +61,15 @@ public final class ScanCommand implements Callable<Integer> {
   }
 
   /** One finding in one file, as the JSON output carries it. */
-  @JsonPropertyOrder({"path", "line", "column", "ruleId", "label", "fingerprint"})
-  record Hit(String path, int line, int column, String ruleId, String label, String fingerprint) {
+  @JsonPropertyOrder({"path", "line", "column", "ruleId", "label", "fingerprint", "allowed"})
+  record Hit(
+      String path,
+      int line,
+      int column,
+      String ruleId,
+      String label,
+      String fingerprint,
+      boolean allowed) {
     static Hit of(Path path, Finding finding, int lineOffset) {
       return new Hit(
           path.toString(),
@@ -67,7 +77,8 @@ public final class ScanCommand implements Callable<Integer> {
           finding.column(),
           finding.ruleId(),
           finding.label(),
-          finding.fingerprint());
+          finding.fingerprint(),
+          finding.allowed());
     }
   }
 
@@ -97,7 +108,9 @@ public final class ScanCommand implements Callable<Integer> {
             "cannot scan " + path + ": no such file or folder; give the files or folders to scan");
       }
     }
-    SecretScanner scanner = allRules ? SecretScanner.allRules() : SecretScanner.defaultRules();
+    SecretScanner scanner =
+        (allRules ? SecretScanner.allRules() : SecretScanner.defaultRules())
+            .honouringAllowComments();
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     List<String> errors = new ArrayList<>();
@@ -110,7 +123,7 @@ public final class ScanCommand implements Callable<Integer> {
         }
         List<Hit> found = scan(scanner, file);
         hits.addAll(found);
-        filesWithSecrets += found.isEmpty() ? 0 : 1;
+        filesWithSecrets += found.stream().anyMatch(hit -> !hit.allowed()) ? 1 : 0;
       } catch (IOException e) {
         errors.add("cannot read " + file + ": " + FailureWords.describe(e));
       }
@@ -129,25 +142,34 @@ public final class ScanCommand implements Callable<Integer> {
                 + hit.ruleId()
                 + " ("
                 + hit.label()
-                + ")");
+                + ")"
+                + (hit.allowed() ? ", allowed by a gitleaks:allow comment" : ""));
       }
     }
     out.flush();
     errors.forEach(error -> err.println("tmem: " + error));
-    if (!hits.isEmpty()) {
+    long secrets = hits.stream().filter(hit -> !hit.allowed()).count();
+    if (secrets > 0) {
       err.println(
           "tmem: found "
-              + count(hits.size(), "secret")
+              + count(secrets, "secret")
               + " in "
               + count(filesWithSecrets, "file")
               + "; remove them (rotate any that were real), or mark a line that holds none with"
               + " a gitleaks:allow comment");
     }
+    if (secrets < hits.size()) {
+      err.println(
+          "tmem: "
+              + count(hits.size() - secrets, "finding")
+              + " allowed by gitleaks:allow comments; such a file is still not synced to team"
+              + " memory, where the comment exempts nothing");
+    }
     err.flush();
     if (!errors.isEmpty()) {
       return ExitCode.USAGE;
     }
-    return hits.isEmpty() ? ExitCode.OK : ExitCode.PROBLEM;
+    return secrets == 0 ? ExitCode.OK : ExitCode.PROBLEM;
   }
 
   /**
@@ -271,7 +293,7 @@ public final class ScanCommand implements Callable<Integer> {
     return false;
   }
 
-  private static String count(int number, String noun) {
+  private static String count(long number, String noun) {
     return number + " " + noun + (number == 1 ? "" : "s");
   }
 }

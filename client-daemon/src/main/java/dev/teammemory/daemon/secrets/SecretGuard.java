@@ -9,14 +9,16 @@ import java.util.List;
 /**
  * The check the sync engine runs on every entry before it is pushed: nothing a rule flags leaves
  * the machine. The server runs the same default rules on every PUT; this guard is the first line,
- * so a secret is stopped before it travels at all. Thread-safe.
+ * so a secret is stopped before it travels at all. A {@code gitleaks:allow} comment exempts nothing
+ * here, as on the server: the verdict only says that one was relied on. Thread-safe.
  */
 public final class SecretGuard {
 
+  /** The scanner, made to mark what a comment allows, so that a verdict can say it was ignored. */
   private final SecretScanner scanner;
 
   public SecretGuard(SecretScanner scanner) {
-    this.scanner = requireNonNull(scanner, "scanner is null");
+    this.scanner = requireNonNull(scanner, "scanner is null").honouringAllowComments();
   }
 
   /** The guard with the default rules, the set the server enforces. */
@@ -34,7 +36,10 @@ public final class SecretGuard {
   public Verdict check(String key, String content) {
     requireNonNull(key, "key is null");
     requireNonNull(content, "content is null");
+    // Allowed or not, every finding flags the entry.
     List<Finding> findings = scanner.scan(content);
-    return findings.isEmpty() ? new Verdict.Clean() : new Verdict.Flagged(findings);
+    return findings.isEmpty()
+        ? new Verdict.Clean()
+        : new Verdict.Flagged(findings, findings.stream().anyMatch(Finding::allowed));
   }
 }

@@ -4,6 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import dev.teammemory.secrets.Finding;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /** What {@link SecretGuard#check} decided about one memory entry. */
@@ -16,8 +18,13 @@ public sealed interface Verdict permits Verdict.Clean, Verdict.Flagged {
    * Secrets found: the entry must not be pushed.
    *
    * @param findings what was found, by rule, line and fingerprint; never the secrets
+   * @param markedAllowed whether a {@code gitleaks:allow} comment marks a line of a finding, which
+   *     exempts it from {@code tmem scan} of a person's own files but not from team memory
    */
-  record Flagged(List<Finding> findings) implements Verdict {
+  record Flagged(List<Finding> findings, boolean markedAllowed) implements Verdict {
+
+    /** What the person reads where a comment was relied on. */
+    static final String COMMENT_NOTE = "a gitleaks:allow comment does not exempt team memory";
 
     public Flagged {
       findings = List.copyOf(requireNonNull(findings, "findings is null"));
@@ -26,24 +33,43 @@ public sealed interface Verdict permits Verdict.Clean, Verdict.Flagged {
       }
     }
 
+    public Flagged(List<Finding> findings) {
+      this(findings, false);
+    }
+
+    /**
+     * The rules that flagged it, for a skip in {@code tmem status}: {@code rule github-pat} or
+     * {@code rules a, b}, and the note when a comment was relied on.
+     */
+    public String summary() {
+      Set<String> ids = new TreeSet<>();
+      findings.forEach(finding -> ids.add(finding.ruleId()));
+      return (ids.size() == 1 ? "rule " : "rules ") + String.join(", ", ids) + note();
+    }
+
     /**
      * One line for {@code tmem status} and logs: {@code github-pat (GitHub PAT) at line 3, column
      * 7, fingerprint 1a2b3c4d5e6f}, findings separated by {@code "; "}.
      */
     public String describe() {
       return findings.stream()
-          .map(
-              finding ->
-                  finding.ruleId()
-                      + " ("
-                      + finding.label()
-                      + ") at line "
-                      + finding.line()
-                      + ", column "
-                      + finding.column()
-                      + ", fingerprint "
-                      + finding.fingerprint())
-          .collect(Collectors.joining("; "));
+              .map(
+                  finding ->
+                      finding.ruleId()
+                          + " ("
+                          + finding.label()
+                          + ") at line "
+                          + finding.line()
+                          + ", column "
+                          + finding.column()
+                          + ", fingerprint "
+                          + finding.fingerprint())
+              .collect(Collectors.joining("; "))
+          + note();
+    }
+
+    private String note() {
+      return markedAllowed ? " (" + COMMENT_NOTE + ")" : "";
     }
   }
 }

@@ -15,7 +15,6 @@ import dev.teammemory.protocol.client.TeamMemoryClient;
 import dev.teammemory.protocol.store.MemoryPage;
 import dev.teammemory.protocol.store.MemoryPathRules;
 import dev.teammemory.protocol.store.StoredMemory;
-import dev.teammemory.secrets.Finding;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -90,15 +89,14 @@ final class Pusher {
       if (!ledger.changedHere(key, checksum)) {
         continue;
       }
-      List<Finding> findings = secretsIn(key, content.get());
-      if (!findings.isEmpty()) {
-        skips.put(key, new SyncState.Skip(SkipReason.SECRET, ruleIds(findings), checksum));
+      if (guard.check(key, content.get()) instanceof Verdict.Flagged flagged) {
+        skips.put(key, new SyncState.Skip(SkipReason.SECRET, flagged.summary(), checksum));
         LOG.warning(
             repo
                 + ": not sending "
                 + Display.key(key)
                 + ": it contains a secret ("
-                + ruleIds(findings)
+                + flagged.summary()
                 + ")");
         continue;
       }
@@ -681,19 +679,6 @@ final class Pusher {
         }
       }
     }
-  }
-
-  private List<Finding> secretsIn(String key, String content) {
-    return switch (guard.check(key, content)) {
-      case Verdict.Clean clean -> List.of();
-      case Verdict.Flagged flagged -> flagged.findings();
-    };
-  }
-
-  private static String ruleIds(List<Finding> findings) {
-    Set<String> ids = new TreeSet<>();
-    findings.forEach(finding -> ids.add(finding.ruleId()));
-    return (ids.size() == 1 ? "rule " : "rules ") + String.join(", ", ids);
   }
 
   /** Which status codes name keys to drop and resend without: 422, 413 per entry, 400 bad key. */

@@ -84,7 +84,8 @@ class ScanCommandTest {
     JsonNode first = findings.get(0);
     assertThat(first.fieldNames())
         .toIterable()
-        .containsExactly("path", "line", "column", "ruleId", "label", "fingerprint");
+        .containsExactly("path", "line", "column", "ruleId", "label", "fingerprint", "allowed");
+    assertThat(first.get("allowed").asBoolean()).isFalse();
     assertThat(first.get("path").asText()).isEqualTo(notes.toString());
     assertThat(first.get("line").asInt()).isEqualTo(1);
     assertThat(first.get("column").asInt()).isEqualTo(1);
@@ -105,11 +106,35 @@ class ScanCommandTest {
   }
 
   @Test
-  void aLineMarkedGitleaksAllowIsNotReported() throws IOException {
+  void aLineMarkedGitleaksAllowIsListedAsAllowedAndFailsNothing() throws IOException {
+    String token = tokens.githubPat();
     Path notes = folder.resolve("notes.md");
-    Files.writeString(notes, "fixture: " + tokens.githubPat() + " <!-- gitleaks:allow -->\n");
+    Files.writeString(notes, "fixture: " + token + " <!-- gitleaks:allow -->\n");
 
     assertThat(tmem("scan", notes.toString())).isZero();
+    assertThat(out.toString())
+        .isEqualTo(notes + ":1:10: github-pat (GitHub PAT), allowed by a gitleaks:allow comment\n");
+    assertThat(err.toString())
+        .isEqualTo(
+            "tmem: 1 finding allowed by gitleaks:allow comments; such a file is still not synced"
+                + " to team memory, where the comment exempts nothing\n");
+    assertThat(out.toString() + err).doesNotContain(token);
+  }
+
+  @Test
+  void anAllowedFindingBesideASecretStillFailsTheScanForTheSecret() throws IOException {
+    Path notes = folder.resolve("notes.md");
+    Files.writeString(
+        notes, tokens.githubPat() + " # gitleaks:allow\nreal: " + tokens.githubPat() + "\n");
+
+    assertThat(tmem("scan", "--format", "json", notes.toString())).isEqualTo(1);
+    JsonNode findings = new ObjectMapper().readTree(out.toString());
+    assertThat(findings)
+        .extracting(hit -> hit.get("allowed").asBoolean())
+        .containsExactly(true, false);
+    assertThat(err.toString())
+        .startsWith("tmem: found 1 secret in 1 file;")
+        .contains("tmem: 1 finding allowed by gitleaks:allow comments;");
   }
 
   @Test

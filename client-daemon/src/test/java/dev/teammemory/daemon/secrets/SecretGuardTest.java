@@ -35,6 +35,34 @@ class SecretGuardTest {
   }
 
   @Test
+  void aGitleaksAllowCommentExemptsNothingAndTheVerdictSaysSo() {
+    String token = tokens.githubPat();
+
+    Verdict verdict = guard.check("notes.md", "fixture: " + token + " <!-- gitleaks:allow -->\n");
+
+    assertThat(verdict).isInstanceOf(Verdict.Flagged.class);
+    Verdict.Flagged flagged = (Verdict.Flagged) verdict;
+    assertThat(flagged.markedAllowed()).isTrue();
+    assertThat(flagged.summary())
+        .isEqualTo("rule github-pat (a gitleaks:allow comment does not exempt team memory)");
+    assertThat(flagged.describe())
+        .endsWith(" (a gitleaks:allow comment does not exempt team memory)")
+        .doesNotContain(token);
+  }
+
+  @Test
+  void aSummaryNamesEachRuleOnceWithoutANoteWhenNoCommentWasRelied() {
+    Verdict.Flagged flagged =
+        (Verdict.Flagged)
+            guard.check(
+                "notes.md",
+                tokens.githubPat() + "\n" + tokens.githubPat() + "\n" + tokens.awsAccessKeyId());
+
+    assertThat(flagged.markedAllowed()).isFalse();
+    assertThat(flagged.summary()).isEqualTo("rules aws-access-token, github-pat");
+  }
+
+  @Test
   void theGuardUsesTheScannerItIsGiven() {
     String generic = "db_password = \"Zt8q4LmW2xR9vB7nK3pJ\"";
 
