@@ -8,6 +8,7 @@
 #   deploy/scripts/benchmark.sh sync           [EDITS=100] [IDLE_SECONDS=60]
 #   deploy/scripts/benchmark.sh per-file-sync  [EDITS=10] [FOLLOWERS=100]
 #   deploy/scripts/benchmark.sh server         [-Dbench.seconds=… -Dbench.operations=hashes,get,put,auth …]
+#   deploy/scripts/benchmark.sh listing        [-Dbench.requests=300 -Dbench.foreign=2000]
 #   deploy/scripts/benchmark.sh load           [SECONDS=150] [REPOSITORIES=300] [WORKERS=16]
 #
 # Arguments that start with -D are JVM system properties; the others go to the program.
@@ -17,7 +18,7 @@ root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../.." && pwd)"
 . "$root/.mvn/find-jdk.sh"
 
 usage() {
-  sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
@@ -30,6 +31,7 @@ case "$name" in
   sync) modules=server,client-daemon; module=client-daemon; main=dev.teammemory.daemon.bench.SyncBenchmark ;;
   per-file-sync) modules=server,client-daemon; module=client-daemon; main=dev.teammemory.daemon.bench.PerFileSyncBenchmark ;;
   server) modules=server; module=server; main=dev.teammemory.server.bench.ServerBenchmark ;;
+  listing) modules=server; module=server; main=dev.teammemory.server.bench.ListingBenchmark ;;
   load) modules=server,deploy; module=deploy; main=dev.teammemory.deploy.load.LoadAndFaults ;;
   *) echo "benchmark.sh: no benchmark named '$name'" >&2; usage ;;
 esac

@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
  * settings a test gives it, its output in a file. Closing it stops the server, which stops its
  * PostgreSQL, and then anything of theirs still running.
  */
-final class PackagedServer implements AutoCloseable {
+public final class PackagedServer implements AutoCloseable {
 
   private static final Duration STARTUP_DEADLINE = Duration.ofMinutes(3);
   private static final Duration SHUTDOWN_DEADLINE = Duration.ofMinutes(1);
@@ -40,13 +40,13 @@ final class PackagedServer implements AutoCloseable {
   }
 
   /** Starts the jar with its data under {@code dataDirectory} and waits until it is ready. */
-  static PackagedServer start(Path dataDirectory, Path log, Map<String, String> settings)
+  public static PackagedServer start(Path dataDirectory, Path log, Map<String, String> settings)
       throws IOException {
     return start(dataDirectory, log, settings, "384m");
   }
 
   /** The same, with the JVM's heap capped at {@code maxHeap} ({@code -Xmx}, such as "96m"). */
-  static PackagedServer start(
+  public static PackagedServer start(
       Path dataDirectory, Path log, Map<String, String> settings, String maxHeap)
       throws IOException {
     Path jar = Path.of(System.getProperty("tmem.server.jar", ""));
@@ -80,12 +80,12 @@ final class PackagedServer implements AutoCloseable {
     return server;
   }
 
-  URI url() {
+  public URI url() {
     return url;
   }
 
   /** Everything the server printed so far. */
-  List<String> logLines() throws IOException {
+  public List<String> logLines() throws IOException {
     return Files.readAllLines(log, UTF_8);
   }
 
