@@ -17,6 +17,7 @@ import java.util.Collections;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * A PUT body, {@code {"entries": {"key": "content", …}}} and nothing else, checked the way the
@@ -37,7 +38,11 @@ record PutBody(Map<String, String> entries) {
     entries = Collections.unmodifiableMap(new LinkedHashMap<>(entries));
   }
 
-  static PutBody parse(byte[] body, int maxEntryBytes) {
+  /**
+   * @param shownKey what an error may show of a key (or of an unknown field's name): it may hold a
+   *     secret
+   */
+  static PutBody parse(byte[] body, int maxEntryBytes, UnaryOperator<String> shownKey) {
     JsonNode root = syntax(body);
     if (!root.isObject()) {
       throw invalidBody("the body must be a JSON object {\"entries\": {…}}");
@@ -48,7 +53,7 @@ record PutBody(Map<String, String> entries) {
       if (!field.equals("entries")) {
         throw invalidBody(
             "the body must hold only \"entries\"; it also holds an unknown field",
-            Map.of("field", field));
+            Map.of("field", shownKey.apply(field)));
       }
     }
     JsonNode entries = root.get("entries");
@@ -65,19 +70,22 @@ record PutBody(Map<String, String> entries) {
           .ifPresent(
               reason -> {
                 throw ApiException.of(
-                    400, ErrorCodes.INVALID_KEY, "invalid key: " + reason, Map.of("key", key));
+                    400,
+                    ErrorCodes.INVALID_KEY,
+                    "invalid key: " + reason,
+                    Map.of("key", shownKey.apply(key)));
               });
       JsonNode value = entry.getValue();
       if (!value.isTextual()) {
         throw invalidBody(
             "the content of every entry must be a string, not " + typeOf(value),
-            Map.of("key", key));
+            Map.of("key", shownKey.apply(key)));
       }
       String content = value.textValue();
       UnicodeText.violation(content)
           .ifPresent(
               reason -> {
-                throw invalidBody("the content " + reason, Map.of("key", key));
+                throw invalidBody("the content " + reason, Map.of("key", shownKey.apply(key)));
               });
       long bytes = UnicodeText.utf8Length(content);
       if (bytes > maxEntryBytes) {
@@ -88,7 +96,7 @@ record PutBody(Map<String, String> entries) {
                 + bytes
                 + " UTF-8 bytes, over this server's limit of "
                 + maxEntryBytes,
-            Map.of("key", key, "max_bytes", maxEntryBytes));
+            Map.of("key", shownKey.apply(key), "max_bytes", maxEntryBytes));
       }
       parsed.put(key, content);
     }

@@ -95,9 +95,9 @@ public class TeamMemoryResource {
     requireJson(contentType);
     byte[] bytes = readAll(body);
     metrics.received(bytes.length);
-    PutBody parsed = PutBody.parse(bytes, limits.maxEntryBytes());
-    // Scanned before the store takes the repository lock, reported after its checks (the
-    // protocol's order), so that the lock is never held while rules run.
+    PutBody parsed = PutBody.parse(bytes, limits.maxEntryBytes(), secrets::printable);
+    // Keys and contents are scanned before the store takes the repository lock, reported after
+    // its checks (the protocol's order), so that the lock is never held while rules run.
     List<SecretFinding> findings = secrets.scan(parsed.entries());
     PutOutcome outcome =
         store.put(target, parsed.entries(), Optional.ofNullable(ifMatch), findings);
@@ -144,11 +144,15 @@ public class TeamMemoryResource {
     metrics.request("delete");
     String validKey = keyParameter(key);
     Optional<String> expected = expectedChecksumParameter(expectedChecksum);
+    // A key that holds a secret may still be deleted (that is how it leaves), but is never shown.
     return switch (store.delete(target, validKey, Optional.ofNullable(ifMatch), expected)) {
       case DeleteOutcome.Deleted deleted -> {
         LOG.infof(
             "DELETE %s key %s by %s: version %d",
-            target.slug(), validKey, target.caller().user(), deleted.state().version());
+            target.slug(),
+            secrets.printable(validKey),
+            target.caller().user(),
+            deleted.state().version());
         yield stateResponse(deleted.state());
       }
       case DeleteOutcome.AlreadyDeleted already -> stateResponse(already.state());
@@ -161,12 +165,12 @@ public class TeamMemoryResource {
             ErrorCodes.PRECONDITION_FAILED,
             "the key no longer has the content expected_checksum names (a teammate changed it);"
                 + " read it again before deleting",
-            Map.of("key", validKey, "checksum", changed.currentChecksum()));
+            Map.of("key", secrets.printable(validKey), "checksum", changed.currentChecksum()));
       }
       case DeleteOutcome.Archived archived -> throw archived(target);
       case DeleteOutcome.NoSuchRepository none ->
           throw RepositoryAuthorization.notFound(target.slug());
-      case DeleteOutcome.NoSuchKey none -> throw noSuchKey(validKey);
+      case DeleteOutcome.NoSuchKey none -> throw noSuchKey(secrets.printable(validKey));
     };
   }
 
@@ -213,7 +217,7 @@ public class TeamMemoryResource {
         LOG.infof(
             "PURGE %s key %s version %d by %s: %s",
             target.slug(),
-            validKey,
+            secrets.printable(validKey),
             validVersion,
             target.caller().user(),
             purged.currentChanged()
@@ -229,7 +233,7 @@ public class TeamMemoryResource {
               404,
               ErrorCodes.NOT_FOUND,
               "the key has no kept version " + validVersion,
-              Map.of("key", validKey, "version", validVersion));
+              Map.of("key", secrets.printable(validKey), "version", validVersion));
     };
   }
 
@@ -273,7 +277,7 @@ public class TeamMemoryResource {
     }
   }
 
-  private static String keyParameter(String key) {
+  private String keyParameter(String key) {
     if (key == null) {
       throw ApiException.of(
           400, ErrorCodes.INVALID_PARAMETER, "the key query parameter is required");
@@ -282,7 +286,10 @@ public class TeamMemoryResource {
         .ifPresent(
             reason -> {
               throw ApiException.of(
-                  400, ErrorCodes.INVALID_KEY, "invalid key: " + reason, Map.of("key", key));
+                  400,
+                  ErrorCodes.INVALID_KEY,
+                  "invalid key: " + reason,
+                  Map.of("key", secrets.printable(key)));
             });
     return key;
   }
@@ -342,10 +349,12 @@ public class TeamMemoryResource {
       AuthorizedRepository target, List<SecretFinding> findings) {
     for (SecretFinding finding : findings) {
       LOG.infof(
-          "Refused PUT %s by %s: rule %s found a secret in key %s line %d (fingerprint %s)",
+          "Refused PUT %s by %s: rule %s found a secret in the %s of key %s line %d"
+              + " (fingerprint %s)",
           target.slug(),
           target.caller().user(),
           finding.ruleId(),
+          finding.part().word(),
           finding.key(),
           finding.line(),
           finding.fingerprint());
@@ -358,10 +367,15 @@ public class TeamMemoryResource {
                   one.put("key", finding.key());
                   one.put("ruleId", finding.ruleId());
                   one.put("line", finding.line());
+                  one.put("field", finding.part().word());
                   return one;
                 })
             .toList();
     SecretFinding first = findings.get(0);
+    String where =
+        first.part() == SecretFinding.Part.KEY
+            ? "in the key " + first.key() + " itself"
+            : "in key " + first.key() + " at line " + first.line();
     return new ApiException(
         422,
         ErrorEnvelope.of(
@@ -370,10 +384,8 @@ public class TeamMemoryResource {
                 + findings.size()
                 + " secret(s) found, the first by rule "
                 + first.ruleId()
-                + " in key "
-                + first.key()
-                + " at line "
-                + first.line()
+                + " "
+                + where
                 + "; remove them and push again",
             Map.of("findings", reported)));
   }

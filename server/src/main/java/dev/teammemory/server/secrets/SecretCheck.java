@@ -8,25 +8,47 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The server's last line of defence: every entry of every PUT goes through the same default secret
- * rules the clients use, because a client can be modified. The one place the server calls the
- * {@code secret-rules} module.
+ * The server's last line of defence: every text a caller sends to be kept (an entry's key and
+ * content, a memory's path, a store's name, description and metadata) goes through the same default
+ * secret rules the clients use, because a client can be modified. A {@code gitleaks:allow} comment
+ * exempts nothing here. The one place the server calls the {@code secret-rules} module.
  */
 @ApplicationScoped
 public class SecretCheck {
 
   private final SecretScanner scanner = SecretScanner.defaultRules();
 
-  /** Every secret in the entries, by key in the map's order and then by position. */
+  /**
+   * Every secret in the entries, by key in the map's order: those in the key itself first, then
+   * those in its content by position. A finding names its key as {@link #printable} shows it.
+   */
   public List<SecretFinding> scan(Map<String, String> entries) {
     List<SecretFinding> findings = new ArrayList<>();
     entries.forEach(
         (key, content) -> {
+          List<Finding> inKey = scanner.scan(key);
+          String shown = inKey.isEmpty() ? key : scanner.redact(key);
+          for (Finding finding : inKey) {
+            findings.add(SecretFinding.of(shown, SecretFinding.Part.KEY, finding));
+          }
           for (Finding finding : scanner.scan(content)) {
-            findings.add(
-                new SecretFinding(key, finding.ruleId(), finding.line(), finding.fingerprint()));
+            findings.add(SecretFinding.of(shown, SecretFinding.Part.CONTENT, finding));
           }
         });
     return List.copyOf(findings);
+  }
+
+  /** Every secret in one text, such as a path or a store's description. */
+  public List<Finding> scan(String text) {
+    return scanner.scan(text);
+  }
+
+  /**
+   * The text as a log line or an error message may show it: as it is when no rule flags it, else
+   * with each secret replaced by {@code [REDACTED]}. Keys and paths pass through here before they
+   * are logged.
+   */
+  public String printable(String text) {
+    return scanner.redact(text);
   }
 }

@@ -2,18 +2,37 @@ package dev.teammemory.server.secrets;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.teammemory.secrets.Finding;
+
 /**
- * A secret found in one entry of a PUT: the key, the rule and the line, and a fingerprint for the
- * server's log. Never the matched text.
+ * A secret found in one entry of a write: the key (with its own secrets redacted, see {@link
+ * SecretCheck#printable}), whether it is in the key or the content, the rule, the line, and a
+ * fingerprint for the server's log. Never the matched text.
  */
-public record SecretFinding(String key, String ruleId, int line, String fingerprint) {
+public record SecretFinding(String key, Part part, String ruleId, int line, String fingerprint) {
+
+  /** Where in the entry the secret is. */
+  public enum Part {
+    KEY,
+    CONTENT;
+
+    /** As the protocol's error details and the log name it. */
+    public String word() {
+      return name().toLowerCase(java.util.Locale.ROOT);
+    }
+  }
 
   public SecretFinding {
     requireNonNull(key, "key is null");
+    requireNonNull(part, "part is null");
     requireNonNull(ruleId, "ruleId is null");
     requireNonNull(fingerprint, "fingerprint is null");
     if (line < 1) {
       throw new IllegalArgumentException("line is not positive: " + line);
     }
+  }
+
+  static SecretFinding of(String key, Part part, Finding finding) {
+    return new SecretFinding(key, part, finding.ruleId(), finding.line(), finding.fingerprint());
   }
 }

@@ -36,21 +36,26 @@ public class MemoriesResource {
   private static final char CURSOR = 'm';
 
   /** The message Claude Code matches exactly. */
-  static final String SECRET_MESSAGE =
-      "memory content appears to contain a credential or API key; remove it before writing. If"
-          + " the credential is real, rotate it.";
+  static final String SECRET_MESSAGE = SecretFields.message("memory content");
 
   private final StoreAccess access;
   private final StoreReader reader;
   private final EntryStore store;
   private final SecretCheck secrets;
+  private final SecretFields secretFields;
 
   @Inject
-  MemoriesResource(StoreAccess access, StoreReader reader, EntryStore store, SecretCheck secrets) {
+  MemoriesResource(
+      StoreAccess access,
+      StoreReader reader,
+      EntryStore store,
+      SecretCheck secrets,
+      SecretFields secretFields) {
     this.access = access;
     this.reader = reader;
     this.store = store;
     this.secrets = secrets;
+    this.secretFields = secretFields;
   }
 
   @POST
@@ -58,7 +63,7 @@ public class MemoriesResource {
     AuthorizedStore target = access.write(storeId);
     ObjectNode request = StoreRequests.object(body);
     String key =
-        MemoryPaths.keyOf(
+        keyOf(
             StoreRequests.string(request, "path")
                 .orElseThrow(() -> StoreApiException.invalid("path is required")));
     String content =
@@ -160,7 +165,7 @@ public class MemoriesResource {
       @RestPath("store") String storeId, @RestPath("memory") String memoryId, InputStream body) {
     AuthorizedStore target = access.write(storeId);
     ObjectNode request = StoreRequests.object(body);
-    Optional<String> key = StoreRequests.string(request, "path").map(MemoryPaths::keyOf);
+    Optional<String> key = StoreRequests.string(request, "path").map(this::keyOf);
     Optional<String> content = StoreRequests.content(request);
     Optional<String> expected =
         StoreRequests.object(request, "precondition")
@@ -200,6 +205,13 @@ public class MemoriesResource {
       case MemoryOutcome.Archived archived -> throw MemoryStoresResource.archived(storeId);
       default -> throw new IllegalStateException("deleting a memory came to a write outcome");
     };
+  }
+
+  /** The key of a path that keeps the path rules and holds no secret (a rename's too). */
+  private String keyOf(String path) {
+    String key = MemoryPaths.keyOf(path);
+    secretFields.requireNone("memory path", path);
+    return key;
   }
 
   /** The answer to a create or an update: the memory as written, or the refusal. */
@@ -246,7 +258,7 @@ public class MemoriesResource {
               finding.line(),
               finding.fingerprint());
         }
-        throw StoreApiException.invalid(SECRET_MESSAGE);
+        throw SecretFields.refusal("memory content");
       }
       case MemoryOutcome.Deleted deleted ->
           throw new IllegalStateException("a write came to a deletion");

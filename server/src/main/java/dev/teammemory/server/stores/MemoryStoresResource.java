@@ -18,14 +18,11 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import java.io.InputStream;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.RestPath;
 import org.jboss.resteasy.reactive.RestQuery;
@@ -39,9 +36,6 @@ import org.jboss.resteasy.reactive.RestQuery;
 @Produces(MediaType.APPLICATION_JSON)
 public class MemoryStoresResource {
 
-  /** How many stores a listing reads at a time to find the ones the caller may read. */
-  private static final int CANDIDATE_BATCH = 100;
-
   private static final Logger LOG = Logger.getLogger(MemoryStoresResource.class);
   private static final char CURSOR = 's';
   private static final int MAX_NAME = 255;
@@ -54,17 +48,20 @@ public class MemoryStoresResource {
   private final StoreReader reader;
   private final EntryStore store;
   private final RepositoryAuthorization authorization;
+  private final SecretFields secretFields;
 
   @Inject
   MemoryStoresResource(
       StoreAccess access,
       StoreReader reader,
       EntryStore store,
-      RepositoryAuthorization authorization) {
+      RepositoryAuthorization authorization,
+      SecretFields secretFields) {
     this.access = access;
     this.reader = reader;
     this.store = store;
     this.authorization = authorization;
+    this.secretFields = secretFields;
   }
 
   @POST
@@ -76,10 +73,14 @@ public class MemoryStoresResource {
     if (name.isEmpty() || name.length() > MAX_NAME) {
       throw StoreApiException.invalid("name must be 1 to " + MAX_NAME + " characters");
     }
+    StoreRequests.storable(name, "name");
     String description = description(request).orElse("");
     Map<String, String> metadata = new LinkedHashMap<>();
     StoreRequests.object(request, "metadata")
         .ifPresent(given -> changeMetadata(metadata, given, Optional.empty()));
+    secretFields.requireNone("memory store name", name);
+    secretFields.requireNone("memory store description", description);
+    requireNoSecretIn(metadata);
     Optional<String> boundRepo = Optional.ofNullable(metadata.remove(StoreRequests.REPO));
     RepositorySlug slug =
         boundRepo
@@ -132,30 +133,8 @@ public class MemoryStoresResource {
     boolean archived = StoreRequests.flag(includeArchived, "include_archived");
     Optional<Instant> from = StoreRequests.time(createdFrom, "created_at[gte]");
     Optional<Instant> until = StoreRequests.time(createdUntil, "created_at[lte]");
-    // The caller may read only some of the server's stores: candidates are read a batch at a
-    // time, each checked, until the page and one more are found or none are left, so that a page
-    // costs what it shows rather than every repository on the server.
-    int batch = Math.max(CANDIDATE_BATCH, size + 1);
-    List<StoreRow> shown = new ArrayList<>();
-    Optional<Long> position = after;
-    while (shown.size() <= size) {
-      List<StoreRow> candidates = reader.stores(archived, from, until, position, batch);
-      Set<String> readable =
-          authorization
-              .readable(candidates.stream().map(StoreRow::slug).distinct().toList())
-              .stream()
-              .map(RepositorySlug::key)
-              .collect(Collectors.toSet());
-      for (StoreRow row : candidates) {
-        if (readable.contains(row.slug().key()) && shown.size() <= size) {
-          shown.add(row);
-        }
-      }
-      if (candidates.size() < batch) {
-        break;
-      }
-      position = Optional.of(candidates.get(candidates.size() - 1).repositoryId());
-    }
+    List<StoreRow> shown =
+        reader.stores(authorization.visible(), archived, from, until, after, size + 1);
     String next = null;
     if (shown.size() > size) {
       shown = shown.subList(0, size);
@@ -184,6 +163,14 @@ public class MemoryStoresResource {
     }
     Optional<String> description = description(request);
     Optional<ObjectNode> metadataChange = StoreRequests.object(request, "metadata");
+    description.ifPresent(text -> secretFields.requireNone("memory store description", text));
+    metadataChange.ifPresent(
+        change -> {
+          // Checked as given, before the change is applied under the lock.
+          Map<String, String> given = new LinkedHashMap<>();
+          changeMetadata(given, change, Optional.of(current.slug()));
+          requireNoSecretIn(given);
+        });
     // Applied to the store as it is under the update's lock, so that two updates of different
     // keys both keep theirs.
     StoreOutcome outcome =
@@ -247,8 +234,19 @@ public class MemoryStoresResource {
         reader.store(storeId).orElseThrow(() -> StoreAccess.noSuchStore(storeId)));
   }
 
+  /** Refuses metadata whose keys or values hold a secret. */
+  private void requireNoSecretIn(Map<String, String> metadata) {
+    metadata.forEach(
+        (key, value) -> {
+          secretFields.requireNone("memory store metadata", key);
+          secretFields.requireNone("memory store metadata", value);
+        });
+  }
+
   private static Optional<String> description(ObjectNode request) {
-    Optional<String> description = StoreRequests.string(request, "description");
+    Optional<String> description =
+        StoreRequests.string(request, "description")
+            .map(text -> StoreRequests.storable(text, "description"));
     if (description.isPresent() && description.get().length() > MAX_DESCRIPTION) {
       throw StoreApiException.invalid(
           "description must be at most " + MAX_DESCRIPTION + " characters");
@@ -264,7 +262,7 @@ public class MemoryStoresResource {
       Map<String, String> metadata, ObjectNode given, Optional<RepositorySlug> bound) {
     for (Iterator<Map.Entry<String, JsonNode>> fields = given.fields(); fields.hasNext(); ) {
       Map.Entry<String, JsonNode> field = fields.next();
-      String key = field.getKey();
+      String key = StoreRequests.storable(field.getKey(), "a metadata key");
       JsonNode value = field.getValue();
       if (key.isEmpty() || key.length() > MAX_METADATA_KEY) {
         throw StoreApiException.invalid(
@@ -272,6 +270,9 @@ public class MemoryStoresResource {
       }
       if (!value.isNull() && !value.isTextual()) {
         throw StoreApiException.invalid("metadata." + key + " must be a string or null");
+      }
+      if (value.isTextual()) {
+        StoreRequests.storable(value.textValue(), "a metadata value");
       }
       if (value.isTextual() && value.textValue().length() > MAX_METADATA_VALUE) {
         throw StoreApiException.invalid(

@@ -47,7 +47,8 @@ class SecretDetectionTest {
     assertThat(error.getString("error.details.error_code")).isEqualTo("secret_detected");
     List<Map<String, Object>> findings = error.getList("error.details.findings");
     assertThat(findings)
-        .containsExactly(Map.of("key", "notes/setup.md", "ruleId", "github-pat", "line", 3));
+        .containsExactly(
+            Map.of("key", "notes/setup.md", "ruleId", "github-pat", "line", 3, "field", "content"));
     assertThat(body).doesNotContain(GITHUB_TOKEN).doesNotContain(GITHUB_TOKEN.substring(4));
     JsonPath after = hashes(repo).jsonPath();
     assertThat(after.getString("checksum")).isEqualTo(before.getString("checksum"));
