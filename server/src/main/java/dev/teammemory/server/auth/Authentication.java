@@ -89,7 +89,7 @@ public class Authentication {
       return provider
           .tokens()
           .identify(token)
-          .map(caller -> new Authenticated(caller, provider.access().of(caller, token)));
+          .map(caller -> new Authenticated(caller, provider.access().of(token)));
     }
     return Uni.createFrom().failure(unauthorized("the bearer token is not valid on this server"));
   }

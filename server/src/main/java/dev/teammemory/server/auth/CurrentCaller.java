@@ -1,7 +1,6 @@
 package dev.teammemory.server.auth;
 
 import jakarta.enterprise.context.RequestScoped;
-import java.util.List;
 
 /** The caller of the request being served, set by {@link BearerAuthenticationFilter}. */
 @RequestScoped
@@ -23,9 +22,9 @@ public class CurrentCaller {
     return authenticated().access().permission(repository);
   }
 
-  /** Which of the candidates the caller may read. */
-  List<RepositorySlug> readable(List<RepositorySlug> candidates) {
-    return authenticated().access().readable(candidates);
+  /** Every repository the caller may read. */
+  Visibility visible() {
+    return authenticated().access().visible();
   }
 
   private Authenticated authenticated() {

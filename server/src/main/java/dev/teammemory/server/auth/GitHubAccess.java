@@ -3,7 +3,6 @@ package dev.teammemory.server.auth;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Instant;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -13,10 +12,13 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 
 /**
- * GitHub users' repository permissions: from the {@code repo_access} cache while it is fresh, else
- * from GitHub, then cached for {@code TMEM_AUTH_GITHUB_CACHE_TTL}. Every replica shares the cache,
- * so a team of daemons costs GitHub one call per user and repository every few minutes. Requests
- * that miss the cache together wait for one call to GitHub instead of each making their own.
+ * GitHub users' repository permissions: from the cache while it is fresh, else from GitHub, then
+ * cached for {@code TMEM_AUTH_GITHUB_CACHE_TTL}. The cache is keyed by the token (its SHA-256), not
+ * the user: GitHub answers for a token, and a user's narrower token (a fine-grained one, or one an
+ * organisation's SSO has not authorised) must never borrow what a broader token of theirs was told.
+ * Every replica shares the cache, so a daemon costs GitHub one call per repository every few
+ * minutes. Requests that miss the cache together wait for one call to GitHub instead of each making
+ * their own.
  */
 @ApplicationScoped
 class GitHubAccess {
@@ -28,8 +30,8 @@ class GitHubAccess {
   private final ConcurrentMap<Lookup, CompletableFuture<Permission>> inFlight =
       new ConcurrentHashMap<>();
 
-  /** One caller's question about one repository. */
-  private record Lookup(String callerId, String repositoryKey) {}
+  /** One token's question about one repository. */
+  private record Lookup(String tokenDigest, String repositoryKey) {}
 
   @Inject
   GitHubAccess(
@@ -43,47 +45,47 @@ class GitHubAccess {
     this.metrics = metrics;
   }
 
-  /** The access of the GitHub user the token belongs to; the token stays in here. */
-  RepositoryAccess of(Caller caller, String token) {
+  /** The access of the token; the token stays in here, and only its digest is kept. */
+  RepositoryAccess of(String token) {
+    String digest = TokenDigest.of(token);
     return new RepositoryAccess() {
       @Override
       public Permission permission(RepositorySlug repository) {
-        return GitHubAccess.this.permission(caller, token, repository);
+        return GitHubAccess.this.permission(digest, token, repository);
       }
 
       @Override
-      public List<RepositorySlug> readable(List<RepositorySlug> candidates) {
-        Set<String> readable = GitHubAccess.this.readable(caller, token);
-        return candidates.stream().filter(slug -> readable.contains(slug.key())).toList();
+      public Visibility visible() {
+        return new Visibility.Some(readable(digest, token), Set.of());
       }
     };
   }
 
   /**
-   * The keys of the repositories the user may read: from the cache while GitHub's listing of them
+   * The keys of the repositories the token may read: from the cache while GitHub's listing of them
    * ({@code GET /user/repos}) is fresh, else listed again and cached, each repository as if it had
    * been asked about alone.
    */
-  private Set<String> readable(Caller caller, String token) {
+  private Set<String> readable(String digest, String token) {
     Instant now = Instant.now();
-    if (cache.listingFresh(caller, now)) {
+    if (cache.listingFresh(digest, now)) {
       metrics.permissionLookup(true);
-      return cache.readableKeys(caller, now);
+      return cache.readableKeys(digest, now);
     }
     metrics.permissionLookup(false);
     Map<RepositorySlug, Permission> listed = repositories.readable(token);
-    cache.rememberListing(caller, listed, now, config.cacheTtl());
-    return cache.readableKeys(caller, now);
+    cache.rememberListing(digest, listed, now, config.cacheTtl());
+    return cache.readableKeys(digest, now);
   }
 
-  private Permission permission(Caller caller, String token, RepositorySlug repository) {
+  private Permission permission(String digest, String token, RepositorySlug repository) {
     Instant now = Instant.now();
-    Optional<Permission> cached = cache.lookup(caller, repository, now);
+    Optional<Permission> cached = cache.lookup(digest, repository, now);
     metrics.permissionLookup(cached.isPresent());
     if (cached.isPresent()) {
       return cached.get();
     }
-    Lookup lookup = new Lookup(caller.id(), repository.key());
+    Lookup lookup = new Lookup(digest, repository.key());
     CompletableFuture<Permission> mine = new CompletableFuture<>();
     CompletableFuture<Permission> running = inFlight.putIfAbsent(lookup, mine);
     if (running != null) {
@@ -91,7 +93,7 @@ class GitHubAccess {
     }
     try {
       Permission reported = repositories.permission(token, repository);
-      cache.remember(caller, repository, reported, now, config.cacheTtl());
+      cache.remember(digest, repository, reported, now, config.cacheTtl());
       mine.complete(reported);
       return reported;
     } catch (RuntimeException failure) {

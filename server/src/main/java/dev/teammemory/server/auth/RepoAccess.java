@@ -10,9 +10,9 @@ import jakarta.persistence.Enumerated;
 import jakarta.persistence.Table;
 import java.time.Instant;
 
-/** A cached permission of one user on one repository ({@code repo_access}). */
+/** A cached permission of one token on one repository ({@code token_repo_access}). */
 @Entity
-@Table(name = "repo_access")
+@Table(name = "token_repo_access")
 class RepoAccess extends PanacheEntityBase {
 
   @EmbeddedId public Id id;
@@ -26,7 +26,9 @@ class RepoAccess extends PanacheEntityBase {
   @Column(name = "expires_at")
   public Instant expiresAt;
 
-  /** The caller's stable id and the repository's case-insensitive key. */
+  /** The token's SHA-256 ({@link TokenDigest}) and the repository's case-insensitive key. */
   @Embeddable
-  record Id(@Column(name = "user_id") String userId, @Column(name = "slug_key") String slugKey) {}
+  record Id(
+      @Column(name = "token_digest") String tokenDigest,
+      @Column(name = "slug_key") String slugKey) {}
 }

@@ -5,7 +5,6 @@ import dev.teammemory.server.errors.ApiException;
 import dev.teammemory.server.logging.RequestLog;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import java.util.List;
 import java.util.Map;
 import org.jboss.logging.Logger;
 
@@ -70,9 +69,9 @@ public class RepositoryAuthorization {
     return currentCaller.permission(slug);
   }
 
-  /** Which of the candidates the current caller may read, in their order. */
-  public List<RepositorySlug> readable(List<RepositorySlug> candidates) {
-    return currentCaller.readable(candidates);
+  /** Every repository the current caller may read, for a listing to start from. */
+  public Visibility visible() {
+    return currentCaller.visible();
   }
 
   private static void requireRead(Caller caller, RepositorySlug slug, Permission permission) {

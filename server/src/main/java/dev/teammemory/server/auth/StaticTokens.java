@@ -7,15 +7,14 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HexFormat;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The static tokens file for demos and tests: one grant a line, {@code TOKEN USER REPOS ACCESS}
@@ -68,7 +67,7 @@ final class StaticTokens {
             lineNumber,
             "expected 4 fields TOKEN USER REPOS ACCESS, found " + fields.length);
       }
-      String digest = digest(fields[0]);
+      String digest = TokenDigest.of(fields[0]);
       String user = fields[1];
       Grant grant =
           new Grant(
@@ -113,11 +112,25 @@ final class StaticTokens {
   /** The caller the token belongs to, with the grants of the file; empty for an unknown token. */
   Optional<Authenticated> authenticate(String bearerToken) {
     return identify(bearerToken)
-        .map(caller -> new Authenticated(caller, repository -> permission(caller, repository)));
+        .map(
+            caller ->
+                new Authenticated(
+                    caller,
+                    new RepositoryAccess() {
+                      @Override
+                      public Permission permission(RepositorySlug repository) {
+                        return StaticTokens.this.permission(caller, repository);
+                      }
+
+                      @Override
+                      public Visibility visible() {
+                        return StaticTokens.this.visible(caller);
+                      }
+                    }));
   }
 
   Optional<Caller> identify(String bearerToken) {
-    Holder holder = holdersByDigest.get(digest(bearerToken));
+    Holder holder = holdersByDigest.get(TokenDigest.of(bearerToken));
     return holder == null ? Optional.empty() : Optional.of(holder.caller());
   }
 
@@ -129,6 +142,23 @@ final class StaticTokens {
       }
     }
     return permission;
+  }
+
+  /** What the caller's grants let it see (every grant allows reading). */
+  Visibility visible(Caller caller) {
+    Set<String> slugKeys = new HashSet<>();
+    Set<String> ownerKeys = new HashSet<>();
+    for (Grant grant : grantsByCaller.getOrDefault(caller, List.of())) {
+      RepositoryPattern pattern = grant.repositories();
+      if (pattern.slugKey().isPresent()) {
+        slugKeys.add(pattern.slugKey().get());
+      } else if (pattern.ownerKey().isPresent()) {
+        ownerKeys.add(pattern.ownerKey().get());
+      } else {
+        return new Visibility.Everything();
+      }
+    }
+    return new Visibility.Some(slugKeys, ownerKeys);
   }
 
   /** How many distinct tokens the file holds. */
@@ -147,15 +177,6 @@ final class StaticTokens {
   private static IllegalArgumentException malformed(String source, int line, String reason) {
     return new IllegalArgumentException(
         "static tokens file " + source + ", line " + line + ": " + reason);
-  }
-
-  private static String digest(String token) {
-    try {
-      return HexFormat.of()
-          .formatHex(MessageDigest.getInstance("SHA-256").digest(token.getBytes(UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("every Java runtime has SHA-256", e);
-    }
   }
 
   private record Holder(Caller caller, List<Grant> grants) {}

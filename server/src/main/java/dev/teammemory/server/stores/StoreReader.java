@@ -1,6 +1,8 @@
 package dev.teammemory.server.stores;
 
 import dev.teammemory.server.auth.RepositorySlug;
+import dev.teammemory.server.auth.Visibility;
+import dev.teammemory.server.database.PostgresArrays;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.sql.Connection;
@@ -58,10 +60,13 @@ public class StoreReader {
   }
 
   /**
-   * Up to {@code limit} stores, newest first (by repository row), from the one after {@code
-   * afterRepositoryId} when given; archived ones only when asked for.
+   * Up to {@code limit} of the stores a caller can see, newest first (by repository row), from the
+   * one after {@code afterRepositoryId} when given; archived ones only when asked for. The query
+   * starts from what the caller can see (the repositories' unique keys, their owners' index), so
+   * that it costs what the caller can see, whatever else the server holds.
    */
   List<StoreRow> stores(
+      Visibility visible,
       boolean includeArchived,
       Optional<Instant> createdFrom,
       Optional<Instant> createdUntil,
@@ -70,6 +75,18 @@ public class StoreReader {
     StringBuilder sql =
         new StringBuilder("SELECT " + STORE_COLUMNS + " FROM repository r WHERE TRUE");
     List<Object> parameters = new ArrayList<>();
+    if (visible instanceof Visibility.Some some) {
+      List<String> shown = new ArrayList<>();
+      if (!some.slugKeys().isEmpty()) {
+        shown.add("r.slug_key = ANY (CAST(? AS text[]))");
+        parameters.add(PostgresArrays.textArray(some.slugKeys()));
+      }
+      if (!some.ownerKeys().isEmpty()) {
+        shown.add("split_part(r.slug_key, '/', 1) = ANY (CAST(? AS text[]))");
+        parameters.add(PostgresArrays.textArray(some.ownerKeys()));
+      }
+      sql.append(shown.isEmpty() ? " AND FALSE" : " AND (" + String.join(" OR ", shown) + ")");
+    }
     if (!includeArchived) {
       sql.append(" AND r.archived_at IS NULL");
     }

@@ -185,15 +185,38 @@ class GitHubAuthenticationTest {
   }
 
   @Test
-  void permissionsAreCachedUnderTheNumericUserIdNotTheLogin() {
-    GitHubUser user = newUser("renamed");
-    String repo = fresh("gh-id");
+  void permissionsAreCachedUnderTheTokensDigestNotTheUser() {
+    GitHubUser user = newUser("cached");
+    String repo = fresh("gh-digest");
     gitHub().grant(user.login(), repo, "read");
     getAs(user.token(), repo).statusCode(404);
 
-    Caller renamed = Caller.ofGitHub("a-new-login", user.id());
-    assertThat(cache.lookup(renamed, RepositorySlug.parse(repo).orElseThrow(), Instant.now()))
+    RepositorySlug slug = RepositorySlug.parse(repo).orElseThrow();
+    assertThat(cache.lookup(TokenDigest.of(user.token()), slug, Instant.now()))
         .contains(Permission.READ);
+    assertThat(TokenDigest.of(user.token())).matches("[0-9a-f]{64}");
+    assertThat(cache.lookup(TokenDigest.of(user.token() + "x"), slug, Instant.now())).isEmpty();
+  }
+
+  @Test
+  void aNarrowerTokenOfTheSameUserNeverBorrowsWhatABroaderTokenWasTold() {
+    GitHubUser user = newUser("two-tokens");
+    String reached = fresh("gh-narrow-reached");
+    String beyond = fresh("gh-narrow-beyond");
+    gitHub().grant(user.login(), reached, "write");
+    gitHub().grant(user.login(), beyond, "write");
+    String narrow = "github_pat_narrow" + user.id();
+    gitHub().addNarrowToken(narrow, user.login(), user.id(), reached);
+
+    putAs(user.token(), beyond, "by the broad token").statusCode(200);
+    putAs(user.token(), reached, "by the broad token").statusCode(200);
+
+    putAs(narrow, beyond, "by the narrow token").statusCode(404);
+    getAs(narrow, beyond).statusCode(404);
+    getAs(user.token(), beyond)
+        .statusCode(200)
+        .body("content.entries.'a.md'", equalTo("by the broad token"));
+    putAs(narrow, reached, "by the narrow token").statusCode(200);
   }
 
   @Test

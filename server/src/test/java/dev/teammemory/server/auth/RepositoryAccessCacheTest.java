@@ -15,7 +15,7 @@ class RepositoryAccessCacheTest {
   @Inject RepositoryAccessCache cache;
   @Inject AccessCacheExpiryJob job;
 
-  private final Caller caller = Caller.ofStaticToken("user-" + UUID.randomUUID());
+  private final String caller = TokenDigest.of("token-" + UUID.randomUUID());
   private final RepositorySlug repository = new RepositorySlug("Acme", "Widgets");
 
   @Test
@@ -26,7 +26,7 @@ class RepositoryAccessCacheTest {
     assertThat(cache.lookup(caller, new RepositorySlug("acme", "widgets"), now.plusSeconds(60)))
         .contains(Permission.READ);
     assertThat(cache.lookup(caller, repository, now.plus(Duration.ofMinutes(5)))).isEmpty();
-    assertThat(cache.lookup(Caller.ofStaticToken("someone-else"), repository, now)).isEmpty();
+    assertThat(cache.lookup(TokenDigest.of("someone-else"), repository, now)).isEmpty();
 
     cache.remember(caller, repository, Permission.WRITE, now, Duration.ofMinutes(5));
     assertThat(cache.lookup(caller, repository, now)).contains(Permission.WRITE);
@@ -35,7 +35,7 @@ class RepositoryAccessCacheTest {
   @Test
   void expiryDeletesOnlyExpiredRows() {
     Instant now = Instant.now();
-    Caller stale = Caller.ofStaticToken("stale-" + UUID.randomUUID());
+    String stale = TokenDigest.of("stale-" + UUID.randomUUID());
     cache.remember(
         stale, repository, Permission.WRITE, now.minusSeconds(600), Duration.ofMinutes(5));
     cache.remember(caller, repository, Permission.READ, now, Duration.ofMinutes(5));

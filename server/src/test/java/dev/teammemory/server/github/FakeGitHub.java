@@ -4,15 +4,19 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import mockwebserver3.Dispatcher;
 import mockwebserver3.MockResponse;
 import mockwebserver3.MockWebServer;
@@ -61,7 +65,16 @@ public final class FakeGitHub implements AutoCloseable {
   private volatile Availability availability = Availability.UP;
   private volatile Duration repositoryDelay = Duration.ZERO;
 
-  private record User(String login, long id) {}
+  /**
+   * A token's holder, and the repositories the token reaches when it is narrower than its user (a
+   * fine-grained token, or one an organisation's SSO has not authorised); empty: all of theirs.
+   */
+  private record User(String login, long id, Optional<Set<String>> only) {
+
+    boolean reaches(String repository) {
+      return only.isEmpty() || only.get().contains(repository.toLowerCase(Locale.ROOT));
+    }
+  }
 
   public FakeGitHub() {
     // An explicit port, because MockWebServer only sets SO_REUSEADDR then, and the port must be
@@ -113,7 +126,19 @@ public final class FakeGitHub implements AutoCloseable {
 
   /** A user whose token GitHub accepts. */
   public void addUser(String token, String login, long id) {
-    usersByToken.put(token, new User(login, id));
+    usersByToken.put(token, new User(login, id, Optional.empty()));
+  }
+
+  /**
+   * Another token of a user, which reaches only the given repositories of theirs, as a fine-grained
+   * token does: GitHub hides the others from it (404) and leaves them out of its list.
+   */
+  public void addNarrowToken(String token, String login, long id, String... repositories) {
+    Set<String> only =
+        Arrays.stream(repositories)
+            .map(repository -> repository.toLowerCase(Locale.ROOT))
+            .collect(Collectors.toUnmodifiableSet());
+    usersByToken.put(token, new User(login, id, Optional.of(only)));
   }
 
   /** GitHub revokes the token: from now on it answers {@code 401} for it. */
@@ -213,7 +238,7 @@ public final class FakeGitHub implements AutoCloseable {
       if (access == null) {
         access = permissions.get(key(user.login(), repository.group(1) + "/*"));
       }
-      if (access == null) {
+      if (access == null || !user.reaches(slug)) {
         return json(
             404,
             "{\"message\":\"Not Found\",\"documentation_url\":"
@@ -240,8 +265,9 @@ public final class FakeGitHub implements AutoCloseable {
     }
     int page = intParameter(request, "page", 1);
     List<Map.Entry<String, String>> all =
-        List.copyOf(
-            listable.getOrDefault(user.login().toLowerCase(Locale.ROOT), Map.of()).entrySet());
+        listable.getOrDefault(user.login().toLowerCase(Locale.ROOT), Map.of()).entrySet().stream()
+            .filter(granted -> user.reaches(granted.getKey()))
+            .toList();
     int from = Math.min((page - 1) * perPage, all.size());
     int to = Math.min(from + perPage, all.size());
     StringBuilder body = new StringBuilder("[");

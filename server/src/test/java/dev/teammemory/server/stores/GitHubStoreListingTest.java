@@ -108,4 +108,23 @@ class GitHubStoreListingTest {
         404,
         "not_found_error");
   }
+
+  @Test
+  void aNarrowerTokenOfTheSameUserListsOnlyTheStoresItReaches() {
+    long userId = NEXT_USER_ID.incrementAndGet();
+    String login = "narrow-lister-" + userId;
+    String broad = "gho_broad" + userId + "Qx";
+    String narrow = "github_pat_narrow" + userId;
+    String reached = fresh("gh-list-reached");
+    String beyond = fresh("gh-list-beyond");
+    gitHub().addUser(broad, login, userId);
+    gitHub().addNarrowToken(narrow, login, userId, reached);
+    gitHub().grant(login, reached, "read");
+    gitHub().grant(login, beyond, "read");
+    String reachedStore = storeOf(reached);
+    String beyondStore = storeOf(beyond);
+
+    assertThat(listedIds(broad)).containsExactlyInAnyOrder(reachedStore, beyondStore);
+    assertThat(listedIds(narrow)).containsExactly(reachedStore);
+  }
 }
