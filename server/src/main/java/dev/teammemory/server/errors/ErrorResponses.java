@@ -121,16 +121,20 @@ public final class ErrorResponses {
     if (request.response().closed()) {
       // A client that closed its connection mid-response, or was cut for stalling: nothing
       // failed on the server, and nobody is left to answer.
-      LOG.infof("the client went away before the response was sent: %s", exception.getMessage());
+      LOG.infof(
+          "request %s: the client went away before the response was sent", RequestLog.requestId());
       return Response.status(500).build();
     }
     return unexpected(exception, uri);
   }
 
   private Response unexpected(Throwable exception, UriInfo uri) {
-    // Logged with its stack trace for the operator; the client learns only that it failed. Our
-    // exception messages never carry content or tokens (house rule), and SQL is parameterised.
-    LOG.error("unexpected failure while serving a request", exception);
+    // The request id, what kind of failure and where, for the operator; never the exception's
+    // message or stack trace, which may quote what the caller sent (a driver's error quotes the
+    // statement's values). The client learns only that it failed.
+    LOG.errorf(
+        "request %s failed unexpectedly: %s",
+        RequestLog.requestId(), UnexpectedFailure.describe(exception));
     if (isMemoryStoresApi(uri)) {
       return storeApiRefusal(
           new StoreApiException(

@@ -14,12 +14,13 @@ import org.jboss.logging.Logger;
 import org.jboss.logging.MDC;
 
 /**
- * One line for every API request when its response has been sent: method, path (never the query),
- * status and duration, with the request id, the user and the repository. The request id comes from
- * {@code X-Request-Id} when a proxy sent a plausible one, else it is made here, and is sent back in
- * the response's {@code X-Request-Id}. Every line logged while the request is served carries the
- * same fields, through the logging context (MDC), which Quarkus keeps per request. Health and
- * metrics ({@code /q/...}) are polled every few seconds and are not logged.
+ * One line for every API request when its response has been sent: method, path (never the query,
+ * and of the path only route words and the server's own ids: any other segment is a caller's text,
+ * shown as {@code *}), status and duration, with the request id, the user and the repository. The
+ * request id comes from {@code X-Request-Id} when a proxy sent a plausible one, else it is made
+ * here, and is sent back in the response's {@code X-Request-Id}. Every line logged while the
+ * request is served carries the same fields, through the logging context (MDC), which Quarkus keeps
+ * per request. Health and metrics ({@code /q/...}) are polled every few seconds and are not logged.
  */
 @ApplicationScoped
 public class RequestLog {
@@ -33,6 +34,14 @@ public class RequestLog {
   private static final Logger LOG = Logger.getLogger(RequestLog.class);
   private static final String HEADER = "X-Request-Id";
   private static final Pattern PLAUSIBLE_ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
+
+  /**
+   * The path segments a log line shows: the routes' own words ({@code memory_stores}, {@code v1})
+   * and the ids the server made ({@code memstore_…}, {@code mem_…}, {@code memver_…}).
+   */
+  private static final Pattern SHOWN_SEGMENT =
+      Pattern.compile("[a-z_]{1,32}[0-9]?|(?:memstore|mem)_[0-9a-f]{32}|memver_[0-9]{1,18}");
+
   private static final SecureRandom RANDOM = new SecureRandom();
 
   /** The authenticated user of the request being served. */
@@ -91,7 +100,7 @@ public class RequestLog {
       // Built by hand rather than with a format: this line is written for every request, and
       // parsing a format string each time was a measurable part of a small request's cost.
       StringBuilder line = new StringBuilder(96);
-      line.append(method).append(' ').append(path).append(' ').append(status);
+      line.append(method).append(' ').append(shownPath(path)).append(' ').append(status);
       line.append(" in ").append(duration).append(" ms");
       if (user != null) {
         line.append(" by ").append(user);
@@ -107,6 +116,20 @@ public class RequestLog {
       MDC.remove(REPOSITORY);
       MDC.remove(REQUEST_ID);
     }
+  }
+
+  /**
+   * The path as a log line shows it: a segment that is neither a route's word nor an id the server
+   * made becomes {@code *}, so that whatever a caller puts in a path (a token, a marker) stays out.
+   */
+  static String shownPath(String path) {
+    String[] segments = path.split("/", -1);
+    for (int i = 0; i < segments.length; i++) {
+      if (!segments[i].isEmpty() && !SHOWN_SEGMENT.matcher(segments[i]).matches()) {
+        segments[i] = "*";
+      }
+    }
+    return String.join("/", segments);
   }
 
   /** Nanoseconds as milliseconds with one decimal, rounded half up ({@code 1.5}). */

@@ -25,4 +25,20 @@ class RequestLogTest {
     assertThat(RequestLog.requestId(made)).isEqualTo(made);
     assertThat(RequestLog.requestId("proxy-4711")).isEqualTo("proxy-4711");
   }
+
+  @Test
+  void aLoggedPathShowsRouteWordsAndServerIdsAndNothingACallerMadeUp() {
+    assertThat(RequestLog.shownPath("/api/claude_code/team_memory/history"))
+        .isEqualTo("/api/claude_code/team_memory/history");
+    String store = "memstore_" + "0123456789abcdef".repeat(2);
+    String memory = "mem_" + "fedcba9876543210".repeat(2);
+    assertThat(RequestLog.shownPath("/v1/memory_stores/" + store + "/memories/" + memory))
+        .isEqualTo("/v1/memory_stores/" + store + "/memories/" + memory);
+    assertThat(RequestLog.shownPath("/v1/memory_stores/" + store + "/memory_versions/memver_42"))
+        .isEqualTo("/v1/memory_stores/" + store + "/memory_versions/memver_42");
+    assertThat(RequestLog.shownPath("/v1/memory_stores/ghp_Secret123/memories/mem_%00/"))
+        .isEqualTo("/v1/memory_stores/*/memories/*/");
+    assertThat(RequestLog.shownPath("/v1/memory_stores/MARKER-1/x"))
+        .isEqualTo("/v1/memory_stores/*/x");
+  }
 }
