@@ -10,17 +10,14 @@ import static dev.teammemory.server.TestRepositories.put;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.teammemory.protocol.Checksums;
 import dev.teammemory.server.CapturedLog;
+import dev.teammemory.server.LegacyRows;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.ExtractableResponse;
 import io.restassured.response.Response;
 import jakarta.inject.Inject;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Map;
 import javax.sql.DataSource;
@@ -97,7 +94,7 @@ class SecretsInEveryFieldTest {
     put(repo, entries("a.md", "one"));
     String key = "notes/" + GITHUB_TOKEN + ".md";
     // Written before keys were scanned.
-    storeDirectly(repo, key, "harmless");
+    LegacyRows.storeEntry(database, repo, key, "harmless");
 
     try (CapturedLog log = CapturedLog.start()) {
       as(WRITER)
@@ -224,53 +221,5 @@ class SecretsInEveryFieldTest {
         .extract()
         .jsonPath()
         .getString("id");
-  }
-
-  /** An entry as a release that did not scan keys stored it, with its kept version. */
-  private void storeDirectly(String repo, String key, String content) throws SQLException {
-    try (Connection connection = database.getConnection()) {
-      long repositoryId;
-      long version;
-      try (PreparedStatement bump =
-          connection.prepareStatement(
-              "UPDATE repository SET version = version + 1 WHERE slug_key = lower(?)"
-                  + " RETURNING id, version")) {
-        bump.setString(1, repo);
-        try (ResultSet row = bump.executeQuery()) {
-          row.next();
-          repositoryId = row.getLong(1);
-          version = row.getLong(2);
-        }
-      }
-      try (PreparedStatement entry =
-          connection.prepareStatement(
-              "INSERT INTO memory_entry (repository_id, entry_key, content, checksum, size_bytes,"
-                  + " version, updated_at, updated_by) VALUES (?, ?, ?, ?, ?, ?, now(), 'alice')")) {
-        entry.setLong(1, repositoryId);
-        entry.setString(2, key);
-        entry.setString(3, content);
-        entry.setString(4, Checksums.ofContent(content));
-        entry.setInt(5, content.length());
-        entry.setLong(6, version);
-        entry.executeUpdate();
-      }
-      try (PreparedStatement kept =
-          connection.prepareStatement(
-              "INSERT INTO memory_entry_version (repository_id, entry_key, content, checksum,"
-                  + " version, created_at, author) VALUES (?, ?, ?, ?, ?, now(), 'alice')")) {
-        kept.setLong(1, repositoryId);
-        kept.setString(2, key);
-        kept.setString(3, content);
-        kept.setString(4, Checksums.ofContent(content));
-        kept.setLong(5, version);
-        kept.executeUpdate();
-      }
-      try (PreparedStatement count =
-          connection.prepareStatement(
-              "UPDATE repository SET entry_count = entry_count + 1 WHERE id = ?")) {
-        count.setLong(1, repositoryId);
-        count.executeUpdate();
-      }
-    }
   }
 }
