@@ -144,13 +144,13 @@ public class TeamMemoryResource {
     metrics.request("delete");
     String validKey = keyParameter(key);
     Optional<String> expected = expectedChecksumParameter(expectedChecksum);
-    // A key that holds a secret may still be deleted (that is how it leaves), but is never shown.
+    // A key that holds a secret may still be deleted (that is how it leaves), but is never logged.
     return switch (store.delete(target, validKey, Optional.ofNullable(ifMatch), expected)) {
       case DeleteOutcome.Deleted deleted -> {
         LOG.infof(
-            "DELETE %s key %s by %s: version %d",
+            "DELETE %s %s by %s: version %d",
             target.slug(),
-            secrets.printable(validKey),
+            secrets.keyInLog(validKey),
             target.caller().user(),
             deleted.state().version());
         yield stateResponse(deleted.state());
@@ -215,9 +215,9 @@ public class TeamMemoryResource {
     return switch (store.purge(target, validKey, validVersion)) {
       case PurgeOutcome.Purged purged -> {
         LOG.infof(
-            "PURGE %s key %s version %d by %s: %s",
+            "PURGE %s %s version %d by %s: %s",
             target.slug(),
-            secrets.printable(validKey),
+            secrets.keyInLog(validKey),
             validVersion,
             target.caller().user(),
             purged.currentChanged()
@@ -349,13 +349,14 @@ public class TeamMemoryResource {
       AuthorizedRepository target, List<SecretFinding> findings) {
     for (SecretFinding finding : findings) {
       LOG.infof(
-          "Refused PUT %s by %s: rule %s found a secret in the %s of key %s line %d"
-              + " (fingerprint %s)",
+          "Refused PUT %s by %s: rule %s found a secret in %s, line %d (fingerprint %s)",
           target.slug(),
           target.caller().user(),
           finding.ruleId(),
-          finding.part().word(),
-          finding.key(),
+          finding.part() == SecretFinding.Part.KEY
+              ? "a key"
+              : "the content of "
+                  + (finding.keyClean() ? "key " + finding.key() : "a key that holds a secret"),
           finding.line(),
           finding.fingerprint());
     }

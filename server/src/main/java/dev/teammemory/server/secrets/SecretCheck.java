@@ -20,7 +20,8 @@ public class SecretCheck {
 
   /**
    * Every secret in the entries, by key in the map's order: those in the key itself first, then
-   * those in its content by position. A finding names its key as {@link #printable} shows it.
+   * those in its content by position. A finding names its key as {@link #printable} shows it, and
+   * says whether the key itself is clean (only then may a log line name it).
    */
   public List<SecretFinding> scan(Map<String, String> entries) {
     List<SecretFinding> findings = new ArrayList<>();
@@ -28,11 +29,12 @@ public class SecretCheck {
         (key, content) -> {
           List<Finding> inKey = scanner.scan(key);
           String shown = inKey.isEmpty() ? key : scanner.redact(key);
+          boolean keyClean = inKey.isEmpty();
           for (Finding finding : inKey) {
-            findings.add(SecretFinding.of(shown, SecretFinding.Part.KEY, finding));
+            findings.add(SecretFinding.of(shown, keyClean, SecretFinding.Part.KEY, finding));
           }
           for (Finding finding : scanner.scan(content)) {
-            findings.add(SecretFinding.of(shown, SecretFinding.Part.CONTENT, finding));
+            findings.add(SecretFinding.of(shown, keyClean, SecretFinding.Part.CONTENT, finding));
           }
         });
     return List.copyOf(findings);
@@ -44,11 +46,28 @@ public class SecretCheck {
   }
 
   /**
-   * The text as a log line or an error message may show it: as it is when no rule flags it, else
-   * with each secret replaced by {@code [REDACTED]}. Keys and paths pass through here before they
-   * are logged.
+   * The text as an error message may show it to the caller who sent it: as it is when no rule flags
+   * it, else with each secret replaced by {@code [REDACTED]}.
    */
   public String printable(String text) {
     return scanner.redact(text);
+  }
+
+  /**
+   * How a log line names a key: {@code key notes/a.md} once no rule flags it; else not at all, not
+   * even redacted (the rest of such a key is no one's business in a log), but by the rule and the
+   * fingerprint of its secret.
+   */
+  public String keyInLog(String key) {
+    List<Finding> findings = scanner.scan(key);
+    if (findings.isEmpty()) {
+      return "key " + key;
+    }
+    Finding first = findings.getFirst();
+    return "a key that holds a secret (rule "
+        + first.ruleId()
+        + ", fingerprint "
+        + first.fingerprint()
+        + ")";
   }
 }

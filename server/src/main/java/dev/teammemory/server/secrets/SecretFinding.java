@@ -5,11 +5,13 @@ import static java.util.Objects.requireNonNull;
 import dev.teammemory.secrets.Finding;
 
 /**
- * A secret found in one entry of a write: the key (with its own secrets redacted, see {@link
- * SecretCheck#printable}), whether it is in the key or the content, the rule, the line, and a
+ * A secret found in one entry of a write: the key as the caller may be shown it (its own secrets
+ * redacted, see {@link SecretCheck#printable}), whether the key itself is clean (only then may a
+ * log line name it), whether the secret is in the key or the content, the rule, the line, and a
  * fingerprint for the server's log. Never the matched text.
  */
-public record SecretFinding(String key, Part part, String ruleId, int line, String fingerprint) {
+public record SecretFinding(
+    String key, boolean keyClean, Part part, String ruleId, int line, String fingerprint) {
 
   /** Where in the entry the secret is. */
   public enum Part {
@@ -32,7 +34,8 @@ public record SecretFinding(String key, Part part, String ruleId, int line, Stri
     }
   }
 
-  static SecretFinding of(String key, Part part, Finding finding) {
-    return new SecretFinding(key, part, finding.ruleId(), finding.line(), finding.fingerprint());
+  static SecretFinding of(String key, boolean keyClean, Part part, Finding finding) {
+    return new SecretFinding(
+        key, keyClean, part, finding.ruleId(), finding.line(), finding.fingerprint());
   }
 }

@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The schema migrations are additive: rows written before the Memory Stores migration, and rows a
  * replica of the previous release writes after it (with the first release's column lists, as its
- * Hibernate entities do), all get store ids, memory ids and version operations.
+ * Hibernate entities do), all get store ids, memory ids and version operations; the previous
+ * release's permission cache, keyed by user, keeps working beside the one keyed by token.
  */
 class RollingUpgradeTest {
 
@@ -72,6 +73,35 @@ class RollingUpgradeTest {
                     + " WHERE v.memory_id = e.memory_id"))
         .as("every version names its entry's memory")
         .isEqualTo("6");
+  }
+
+  @Test
+  void thePreviousReleasesPermissionCacheKeepsWorkingBesideThePerTokenOne() throws SQLException {
+    migrate("latest");
+
+    // What the previous release runs, keyed by user.
+    execute(
+        "INSERT INTO repo_access (user_id, slug_key, permission, checked_at, expires_at)"
+            + " VALUES ('github:42', 'acme/widgets', 'WRITE', now(), now() + interval '3 minutes')"
+            + " ON CONFLICT (user_id, slug_key) DO UPDATE SET permission = EXCLUDED.permission",
+        "INSERT INTO repo_listing (user_id, checked_at, expires_at)"
+            + " VALUES ('github:42', now(), now() + interval '3 minutes')"
+            + " ON CONFLICT (user_id) DO UPDATE SET expires_at = EXCLUDED.expires_at");
+    // What this release runs, keyed by token.
+    execute(
+        "INSERT INTO token_repo_access (token_digest, slug_key, permission, checked_at,"
+            + " expires_at) VALUES ('"
+            + "ab".repeat(32)
+            + "', 'acme/widgets', 'READ', now(),"
+            + " now() + interval '3 minutes')",
+        "INSERT INTO token_repo_listing (token_digest, checked_at, expires_at)"
+            + " VALUES ('"
+            + "ab".repeat(32)
+            + "', now(), now() + interval '3 minutes')");
+
+    assertThat(single("SELECT permission FROM repo_access WHERE user_id = 'github:42'"))
+        .isEqualTo("WRITE");
+    assertThat(single("SELECT permission FROM token_repo_access")).isEqualTo("READ");
   }
 
   /**
