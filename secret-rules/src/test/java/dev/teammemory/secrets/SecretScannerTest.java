@@ -86,7 +86,7 @@ class SecretScannerTest {
   void aGitleaksAllowCommentExemptsNothingUnlessTheScannerHonoursIt() {
     String allowed = githubPat();
     String reported = githubPat();
-    String text = "a = \"" + allowed + "\" // gitleaks:allow\nb = \"" + reported + "\"\n";
+    String text = markedAllowedThenNot(allowed, reported);
 
     assertThat(scanner.honoursAllowComments()).isFalse();
     assertThat(scanner.scan(text))
@@ -101,7 +101,7 @@ class SecretScannerTest {
   void aScannerThatHonoursAllowCommentsReportsTheMarkedLineAsAllowedAndOnlyThatLine() {
     String allowed = githubPat();
     String reported = githubPat();
-    String text = "a = \"" + allowed + "\" // gitleaks:allow\nb = \"" + reported + "\"\n";
+    String text = markedAllowedThenNot(allowed, reported);
     SecretScanner honouring = scanner.honouringAllowComments();
 
     assertThat(honouring.honoursAllowComments()).isTrue();
@@ -112,6 +112,11 @@ class SecretScannerTest {
             org.assertj.core.groups.Tuple.tuple(2, false));
     assertThat(honouring.redact(text)).contains(allowed).doesNotContain(reported);
     assertThat(honouring.honouringAllowComments()).isSameAs(honouring);
+  }
+
+  /** Two lines: the first, holding {@code allowed}, marked gitleaks:allow; the second not. */
+  private static String markedAllowedThenNot(String allowed, String reported) {
+    return "a = \"" + allowed + "\" // gitleaks:allow\nb = \"" + reported + "\"\n";
   }
 
   @Test

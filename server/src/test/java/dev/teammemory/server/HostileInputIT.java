@@ -1,5 +1,7 @@
 package dev.teammemory.server;
 
+import static dev.teammemory.server.ServerCalls.encode;
+import static dev.teammemory.server.ServerCalls.hex;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,17 +9,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.teammemory.server.github.FakeGitHub;
 import java.io.IOException;
-import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -38,11 +33,6 @@ import org.junit.jupiter.api.io.TempDir;
 class HostileInputIT {
 
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final HttpClient HTTP =
-      HttpClient.newBuilder()
-          .version(HttpClient.Version.HTTP_1_1)
-          .connectTimeout(Duration.ofSeconds(10))
-          .build();
   private static final String HOSTILE = "hostile-" + hex(16);
   private static final String NEIGHBOUR = "neighbour-" + hex(16);
   private static final String HOSTILE_REPO = "hostile/target";
@@ -310,34 +300,12 @@ class HostileInputIT {
 
   private static HttpResponse<String> send(String token, String method, String path, String body)
       throws IOException, InterruptedException {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(URI.create(server.url() + path))
-            .timeout(Duration.ofSeconds(30))
-            .header("Content-Type", "application/json")
-            .method(
-                method,
-                body == null
-                    ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofString(body));
-    if (token != null) {
-      request.header("Authorization", "Bearer " + token);
-    }
-    return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    return ServerCalls.send(server.url(), token, method, path, body, Map.of());
   }
 
   private static void expect(int status, HttpResponse<String> response) {
     assertThat(response.statusCode())
         .as(response.request().method() + " " + response.request().uri() + ": " + response.body())
         .isEqualTo(status);
-  }
-
-  private static String encode(String text) {
-    return URLEncoder.encode(text, UTF_8);
-  }
-
-  private static String hex(int bytes) {
-    byte[] random = new byte[bytes];
-    new SecureRandom().nextBytes(random);
-    return HexFormat.of().formatHex(random);
   }
 }

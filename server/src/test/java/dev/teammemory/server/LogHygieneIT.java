@@ -1,5 +1,7 @@
 package dev.teammemory.server;
 
+import static dev.teammemory.server.ServerCalls.encode;
+import static dev.teammemory.server.ServerCalls.hex;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -7,16 +9,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,11 +28,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 class LogHygieneIT {
 
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final HttpClient HTTP =
-      HttpClient.newBuilder()
-          .version(HttpClient.Version.HTTP_1_1)
-          .connectTimeout(Duration.ofSeconds(10))
-          .build();
   private static final String TOKEN = "hygiene-" + hex(16);
   private static final String REPO = "acme/hygiene";
   private static final String TEAM_MEMORY = "/api/claude_code/team_memory";
@@ -211,38 +202,18 @@ class LogHygieneIT {
   }
 
   private HttpResponse<String> send(String method, String path, String body) throws Exception {
-    return send(method, path, body, Map.of("Content-Type", "application/json"));
+    return send(method, path, body, Map.of());
   }
 
   private HttpResponse<String> send(
       String method, String path, String body, Map<String, String> headers)
       throws IOException, InterruptedException {
-    HttpRequest.Builder request =
-        HttpRequest.newBuilder(base.resolve(path))
-            .timeout(Duration.ofSeconds(30))
-            .header("Authorization", "Bearer " + TOKEN)
-            .method(
-                method,
-                body == null
-                    ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofString(body));
-    headers.forEach(request::header);
-    return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    return ServerCalls.send(base, TOKEN, method, path, body, headers);
   }
 
   private void expect(int status, HttpResponse<String> response) {
     String answer = response.request().method() + " " + response.statusCode();
     answers.add(answer + " " + response.body().lines().findFirst().orElse(""));
     assertThat(response.statusCode()).as(answer + ": " + response.body()).isEqualTo(status);
-  }
-
-  private static String encode(String text) {
-    return URLEncoder.encode(text, UTF_8);
-  }
-
-  private static String hex(int bytes) {
-    byte[] random = new byte[bytes];
-    new SecureRandom().nextBytes(random);
-    return HexFormat.of().formatHex(random);
   }
 }

@@ -7,13 +7,15 @@ import static dev.teammemory.server.TestRepositories.entries;
 import static dev.teammemory.server.TestRepositories.fresh;
 import static dev.teammemory.server.TestRepositories.hashes;
 import static dev.teammemory.server.TestRepositories.put;
-import static io.restassured.RestAssured.given;
+import static dev.teammemory.server.stores.StoreApi.STORES;
+import static dev.teammemory.server.stores.StoreApi.memories;
+import static dev.teammemory.server.stores.StoreApi.storeOf;
+import static dev.teammemory.server.stores.StoreApi.v1;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.teammemory.server.CapturedLog;
 import dev.teammemory.server.LegacyRows;
 import io.quarkus.test.junit.QuarkusTest;
-import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.ExtractableResponse;
 import io.restassured.response.Response;
@@ -36,7 +38,6 @@ class SecretsInEveryFieldTest {
 
   private static final String AWS_KEY_ID = "AKIA" + "J7Q2ZKXW4MRT6PLN";
   private static final String AWS_SECRET = "kT9pQ2vX7mL4sR8nB3wE6yH1jF5dC0gA2zU7iO4e";
-  private static final String STORES = "/v1/memory_stores";
 
   @Inject DataSource database;
 
@@ -130,14 +131,16 @@ class SecretsInEveryFieldTest {
   @Test
   void aMemoryPathHoldingASecretIsRefusedOnCreateAndOnRename() {
     String store = storeOf(fresh("secret-path"));
-    String memories = STORES + "/" + store + "/memories";
+    String memories = memories(store);
 
     assertRefused(
-        v1().body(Map.of("path", "/testing/" + AWS_KEY_ID + ".md", "content", "harmless"))
+        v1(WRITER)
+            .body(Map.of("path", "/testing/" + AWS_KEY_ID + ".md", "content", "harmless"))
             .post(memories),
         "memory path");
     String id =
-        v1().body(Map.of("path", "/r.md", "content", "x"))
+        v1(WRITER)
+            .body(Map.of("path", "/r.md", "content", "x"))
             .post(memories)
             .then()
             .statusCode(200)
@@ -145,10 +148,10 @@ class SecretsInEveryFieldTest {
             .jsonPath()
             .getString("id");
     assertRefused(
-        v1().body(Map.of("path", "/testing/" + AWS_KEY_ID + ".md")).post(memories + "/" + id),
+        v1(WRITER).body(Map.of("path", "/testing/" + AWS_KEY_ID + ".md")).post(memories + "/" + id),
         "memory path");
 
-    JsonPath listed = v1().get(memories).then().statusCode(200).extract().jsonPath();
+    JsonPath listed = v1(WRITER).get(memories).then().statusCode(200).extract().jsonPath();
     assertThat(listed.getList("data.path", String.class)).containsExactly("/r.md");
   }
 
@@ -156,11 +159,13 @@ class SecretsInEveryFieldTest {
   void aStoresNameDescriptionAndMetadataAreScannedWhenCreatedAndUpdated() {
     String repo = fresh("secret-store");
     assertRefused(
-        v1().body(Map.of("name", "ci " + GITHUB_TOKEN, "metadata", Map.of("repo", repo)))
+        v1(WRITER)
+            .body(Map.of("name", "ci " + GITHUB_TOKEN, "metadata", Map.of("repo", repo)))
             .post(STORES),
         "memory store name");
     assertRefused(
-        v1().body(
+        v1(WRITER)
+            .body(
                 Map.of(
                     "name",
                     repo,
@@ -171,23 +176,26 @@ class SecretsInEveryFieldTest {
             .post(STORES),
         "memory store description");
     assertRefused(
-        v1().body(Map.of("name", repo, "metadata", Map.of("repo", repo, "ci", GITHUB_TOKEN)))
+        v1(WRITER)
+            .body(Map.of("name", repo, "metadata", Map.of("repo", repo, "ci", GITHUB_TOKEN)))
             .post(STORES),
         "memory store metadata");
     assertRefused(
-        v1().body(Map.of("name", repo, "metadata", Map.of("repo", repo, GITHUB_TOKEN, "x")))
+        v1(WRITER)
+            .body(Map.of("name", repo, "metadata", Map.of("repo", repo, GITHUB_TOKEN, "x")))
             .post(STORES),
         "memory store metadata");
 
     String store = storeOf(repo);
     assertRefused(
-        v1().body(Map.of("description", "token " + GITHUB_TOKEN)).post(STORES + "/" + store),
+        v1(WRITER).body(Map.of("description", "token " + GITHUB_TOKEN)).post(STORES + "/" + store),
         "memory store description");
     assertRefused(
-        v1().body(Map.of("metadata", Map.of("ci", GITHUB_TOKEN))).post(STORES + "/" + store),
+        v1(WRITER).body(Map.of("metadata", Map.of("ci", GITHUB_TOKEN))).post(STORES + "/" + store),
         "memory store metadata");
 
-    JsonPath kept = v1().get(STORES + "/" + store).then().statusCode(200).extract().jsonPath();
+    JsonPath kept =
+        v1(WRITER).get(STORES + "/" + store).then().statusCode(200).extract().jsonPath();
     assertThat(kept.getString("description")).isEmpty();
     assertThat(kept.getMap("metadata")).containsOnlyKeys("repo");
   }
@@ -214,19 +222,5 @@ class SecretsInEveryFieldTest {
                 + " appears to contain a credential or API key; remove it before writing. If the"
                 + " credential is real, rotate it.");
     assertThat(refused.asString()).doesNotContain(GITHUB_TOKEN).doesNotContain(AWS_KEY_ID);
-  }
-
-  private static io.restassured.specification.RequestSpecification v1() {
-    return given().auth().oauth2(WRITER).contentType(ContentType.JSON);
-  }
-
-  private static String storeOf(String repo) {
-    return v1().body(Map.of("name", repo, "metadata", Map.of("repo", repo)))
-        .post(STORES)
-        .then()
-        .statusCode(200)
-        .extract()
-        .jsonPath()
-        .getString("id");
   }
 }

@@ -12,14 +12,14 @@ import io.restassured.specification.RequestSpecification;
 import java.util.Map;
 
 /** Shared pieces of the Memory Stores API tests: requests as the SDKs send them. */
-final class StoreApi {
+public final class StoreApi {
 
-  static final String STORES = "/v1/memory_stores";
+  public static final String STORES = "/v1/memory_stores";
 
   private StoreApi() {}
 
   /** A request with the key as a bearer token, the SDK's headers and {@code beta=true}. */
-  static RequestSpecification v1(String token) {
+  public static RequestSpecification v1(String token) {
     return given()
         .auth()
         .oauth2(token)
@@ -30,7 +30,7 @@ final class StoreApi {
   }
 
   /** Creates (or finds) the store of {@code repo} as the writer; its id. */
-  static String storeOf(String repo) {
+  public static String storeOf(String repo) {
     return v1(WRITER)
         .body(Map.of("name", repo, "metadata", Map.of("repo", repo)))
         .post(STORES)
@@ -41,7 +41,7 @@ final class StoreApi {
         .getString("id");
   }
 
-  static String memories(String storeId) {
+  public static String memories(String storeId) {
     return STORES + "/" + storeId + "/memories";
   }
 
