@@ -9,6 +9,7 @@
 #   deploy/scripts/benchmark.sh per-file-sync  [EDITS=10] [FOLLOWERS=100]
 #   deploy/scripts/benchmark.sh server         [-Dbench.seconds=… -Dbench.operations=hashes,get,put,auth …]
 #   deploy/scripts/benchmark.sh listing        [-Dbench.requests=300 -Dbench.foreign=2000]
+#   deploy/scripts/benchmark.sh console        [-Dbench.memories=10000 -Dbench.requests=50]
 #   deploy/scripts/benchmark.sh load           [SECONDS=150] [REPOSITORIES=300] [WORKERS=16]
 #
 # Arguments that start with -D are JVM system properties; the others go to the program.
@@ -18,7 +19,7 @@ root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../.." && pwd)"
 . "$root/.mvn/find-jdk.sh"
 
 usage() {
-  sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
@@ -32,6 +33,7 @@ case "$name" in
   per-file-sync) modules=server,client-daemon; module=client-daemon; main=dev.teammemory.daemon.bench.PerFileSyncBenchmark ;;
   server) modules=server; module=server; main=dev.teammemory.server.bench.ServerBenchmark ;;
   listing) modules=server; module=server; main=dev.teammemory.server.bench.ListingBenchmark ;;
+  console) modules=server; module=server; main=dev.teammemory.server.bench.ConsoleBenchmark ;;
   load) modules=server,deploy; module=deploy; main=dev.teammemory.deploy.load.LoadAndFaults ;;
   *) echo "benchmark.sh: no benchmark named '$name'" >&2; usage ;;
 esac

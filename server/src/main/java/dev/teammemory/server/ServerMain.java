@@ -1,5 +1,6 @@
 package dev.teammemory.server;
 
+import dev.teammemory.server.console.ConsoleKeyFile;
 import dev.teammemory.server.database.EmbeddedDatabase;
 import dev.teammemory.server.logging.LogFormat;
 import io.quarkus.runtime.Quarkus;
@@ -19,7 +20,12 @@ public final class ServerMain {
   public static void main(String... args) {
     try {
       LogFormat.install(System.getenv(), System.getProperties());
-      EmbeddedDatabase.startUnlessConfigured(System.getenv(), System.getProperties());
+      if (EmbeddedDatabase.startUnlessConfigured(System.getenv(), System.getProperties())) {
+        ConsoleKeyFile.useUnlessConfigured(
+            EmbeddedDatabase.dataDirectory(System.getenv()),
+            System.getenv(),
+            System.getProperties());
+      }
     } catch (LogFormat.Unknown | EmbeddedDatabase.Unavailable e) {
       // Before Quarkus has started there is no logging to speak of: one line, no stack trace.
       System.err.println("ERROR: " + e.getMessage());

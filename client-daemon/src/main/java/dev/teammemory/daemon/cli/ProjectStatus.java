@@ -10,6 +10,7 @@ record ProjectStatus(
     String teamDir,
     String server,
     String store,
+    String console,
     String daemon,
     String lastPull,
     String lastPush,

@@ -180,6 +180,7 @@ public final class StatusCommand implements Callable<Integer> {
         state.teamDir(),
         state.serverUrl(),
         state.memoryStore().map(SyncState.StoreSync::path).orElse(null),
+        consoleLink(state.serverUrl(), state.repo()),
         daemon,
         state.lastPullAt(),
         state.lastPushAt(),
@@ -195,10 +196,26 @@ public final class StatusCommand implements Callable<Integer> {
         state.lastErrorAt());
   }
 
+  /**
+   * Where the server's console shows the repository ({@code tmem console} opens it signed in); null
+   * before the first sync says which server.
+   */
+  static String consoleLink(String serverUrl, String repo) {
+    if (serverUrl == null || serverUrl.isBlank() || repo == null) {
+      return null;
+    }
+    String base = serverUrl.strip();
+    while (base.endsWith("/")) {
+      base = base.substring(0, base.length() - 1);
+    }
+    return base + "/console/repos/" + repo;
+  }
+
   static ProjectStatus neverSynced(Project project) {
     return new ProjectStatus(
         project.repo(),
         project.teamDir().toString(),
+        null,
         null,
         null,
         "not running",
@@ -227,6 +244,9 @@ public final class StatusCommand implements Callable<Integer> {
           status.store() == null
               ? "none (files sync through team_memory, the whole repository at a time)"
               : status.store());
+    }
+    if (status.console() != null) {
+      line(out, "console", status.console());
     }
     line(out, "daemon", status.daemon());
     line(out, "last pull", status.lastPull() == null ? "never" : status.lastPull());

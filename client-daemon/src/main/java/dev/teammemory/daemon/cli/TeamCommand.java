@@ -26,7 +26,6 @@ import dev.teammemory.protocol.client.TeamMemoryClient;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
@@ -112,23 +111,8 @@ public final class TeamCommand implements Runnable {
           "could not " + action + " " + Display.key(key) + " in " + project.repo() + ": " + why);
     }
 
-    /**
-     * The named project, else the registered one containing the current folder, else the only one.
-     */
     private Project project(Path stateHome) {
-      List<Project> candidates = projects.select(stateHome);
-      if (candidates.size() == 1) {
-        return candidates.get(0);
-      }
-      Path here = Path.of("").toAbsolutePath();
-      for (Project candidate : candidates) {
-        if (here.startsWith(candidate.teamDir())
-            || candidate.checkout().map(here::startsWith).orElse(false)) {
-          return candidate;
-        }
-      }
-      throw UserError.usage(
-          "several projects are registered and the current folder is in none of them: pass --repo owner/name --team-dir DIR");
+      return CurrentProject.of(projects, stateHome, Path.of("").toAbsolutePath());
     }
   }
 

@@ -23,6 +23,7 @@ import picocli.CommandLine.Command;
       dev.teammemory.daemon.login.LogoutCommand.class,
       AddCommand.class,
       StatusCommand.class,
+      ConsoleCommand.class,
       TeamCommand.class,
       ScanCommand.class,
       MemoryCommand.class,

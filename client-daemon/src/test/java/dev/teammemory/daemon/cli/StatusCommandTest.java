@@ -79,6 +79,7 @@ class StatusCommandTest {
                 + "\n"
                 + "  server:     https://tm.example.com\n"
                 + "  store:      /v1/memory_stores/memstore_01\n"
+                + "  console:    https://tm.example.com/console/repos/acme/widgets\n"
                 + "  daemon:     not running\n"
                 + "  last pull:  2026-11-21T10:15:30.123Z\n"
                 + "  last push:  2026-11-21T10:15:32.000Z\n"

@@ -33,6 +33,9 @@ public final class ServerProcess implements AutoCloseable {
   public static final String BOB = "token-bob";
   public static final String READER = "token-reader";
 
+  /** dave, who may write every repository of other-org and sees nothing of acme. */
+  public static final String OUTSIDER = "token-outsider";
+
   private static final Pattern POSTGRES_PORT =
       Pattern.compile("started the embedded PostgreSQL on port (\\d+)");
 
@@ -55,7 +58,14 @@ public final class ServerProcess implements AutoCloseable {
     this.tokens = dataDir.resolve("tokens.txt");
     Files.writeString(
         tokens,
-        ALICE + " alice * write\n" + BOB + " bob * write\n" + READER + " carol * read\n",
+        ALICE
+            + " alice * write\n"
+            + BOB
+            + " bob * write\n"
+            + READER
+            + " carol * read\n"
+            + OUTSIDER
+            + " dave other-org/* write\n",
         UTF_8);
   }
 

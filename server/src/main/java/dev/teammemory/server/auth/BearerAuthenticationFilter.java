@@ -32,7 +32,10 @@ final class BearerAuthenticationFilter {
 
   @ServerRequestFilter(priority = Priorities.AUTHENTICATION)
   Uni<Void> authenticate(ContainerRequestContext request) {
-    if (request.getUriInfo().getPath().startsWith(AuthConfigResource.PATH)) {
+    String path = request.getUriInfo().getPath();
+    if (path.startsWith(AuthConfigResource.PATH) || isConsole(path)) {
+      // The console's pages authenticate by their session cookie (TokenAuthentication); this
+      // filter reads the Authorization header only, so no cookie ever reaches the APIs.
       return Uni.createFrom().voidItem();
     }
     String authorization = request.getHeaderString(HttpHeaders.AUTHORIZATION);
@@ -48,6 +51,11 @@ final class BearerAuthenticationFilter {
         .invoke(currentCaller::set)
         .invoke(authenticated -> RequestLog.user(authenticated.caller().user()))
         .replaceWithVoid();
+  }
+
+  /** Whether {@code path} is one of the console's pages, which sign in by session instead. */
+  static boolean isConsole(String path) {
+    return path.equals("/console") || path.startsWith("/console/");
   }
 
   /**

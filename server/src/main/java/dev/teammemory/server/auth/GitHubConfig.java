@@ -11,7 +11,7 @@ import java.util.Optional;
  * log in with. Without a client id the server offers no GitHub login and accepts no GitHub token.
  */
 @ConfigMapping(prefix = "tmem.auth.github")
-interface GitHubConfig {
+public interface GitHubConfig {
 
   /** {@code TMEM_AUTH_GITHUB_CLIENT_ID}: the OAuth App's client id (device flow enabled). */
   Optional<String> clientId();

@@ -28,12 +28,13 @@ public final class EmbeddedDatabase {
    * Starts the embedded PostgreSQL and points the datasource at it, unless a datasource URL is
    * already configured through the environment or a system property.
    *
+   * @return whether it started one (the embedded demo), rather than finding a datasource configured
    * @throws Unavailable when no datasource is configured and no PostgreSQL binaries are beside the
    *     server (a production installation)
    */
-  public static void startUnlessConfigured(Map<String, String> environment, Properties system) {
+  public static boolean startUnlessConfigured(Map<String, String> environment, Properties system) {
     if (environment.containsKey(JDBC_URL_VARIABLE) || system.containsKey(JDBC_URL_PROPERTY)) {
-      return;
+      return false;
     }
     PostgresBinaries binaries =
         PostgresBinaries.besideServer(system.getProperty("java.class.path", ""))
@@ -52,10 +53,11 @@ public final class EmbeddedDatabase {
     LOG.infof(
         "No datasource configured: started the embedded PostgreSQL on port %d with data in %s",
         postgres.getPort(), dataDirectory);
+    return true;
   }
 
   /** {@code TMEM_DATA_DIR}, else {@code ~/.local/share/tmem-server}. */
-  static Path dataDirectory(Map<String, String> environment) {
+  public static Path dataDirectory(Map<String, String> environment) {
     String configured = environment.get("TMEM_DATA_DIR");
     if (configured != null && !configured.isBlank()) {
       return Path.of(configured).toAbsolutePath();

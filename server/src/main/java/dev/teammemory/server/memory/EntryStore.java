@@ -331,6 +331,41 @@ public class EntryStore {
     return new PurgeOutcome.Purged(advance(repository, newVersion, checksum, now), true);
   }
 
+  /**
+   * {@link #put} of one key, only while the key is still at {@code expectedVersion} (the repository
+   * version that last wrote it, 0 for a key never written): the console's precondition, so that a
+   * teammate's change between reading a page and saving it is refused, not overwritten. A changed
+   * key comes back as {@link PutOutcome.PreconditionFailed} with the repository's checksum.
+   */
+  @Transactional
+  PutOutcome putKeyAtVersion(
+      AuthorizedRepository target,
+      String key,
+      String content,
+      long expectedVersion,
+      List<SecretFinding> secrets) {
+    Optional<Repository> locked = lock(target.slug());
+    long current =
+        locked.flatMap(repository -> entry(repository, key)).map(entry -> entry.version).orElse(0L);
+    if (current != expectedVersion) {
+      return rollBack(
+          new PutOutcome.PreconditionFailed(
+              locked.map(repository -> repository.checksum).orElse(Checksums.EMPTY)));
+    }
+    return put(target, Map.of(key, content), Optional.empty(), secrets);
+  }
+
+  /** {@link #delete} of a key only while it is still at {@code expectedVersion}. */
+  @Transactional
+  DeleteOutcome deleteKeyAtVersion(AuthorizedRepository target, String key, long expectedVersion) {
+    Optional<Repository> locked = lock(target.slug());
+    Optional<MemoryEntry> entry = locked.flatMap(repository -> entry(repository, key));
+    if (entry.isPresent() && entry.get().version != expectedVersion) {
+      return new DeleteOutcome.KeyChanged(entry.get().checksum);
+    }
+    return delete(target, key, Optional.empty(), Optional.empty());
+  }
+
   // ------------------------------------------------------------------- Memory Stores API
 
   /**

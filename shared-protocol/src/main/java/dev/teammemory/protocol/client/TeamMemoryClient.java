@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import dev.teammemory.protocol.AuthConfig;
 import dev.teammemory.protocol.BatchPlanner;
+import dev.teammemory.protocol.ConsoleSignInCode;
 import dev.teammemory.protocol.DeleteResponse;
 import dev.teammemory.protocol.ETags;
 import dev.teammemory.protocol.EntryHistory;
@@ -189,6 +190,24 @@ public final class TeamMemoryClient implements AutoCloseable {
   public Response<MemoryStoreLocation> memoryStore(String repo) {
     HttpUrl url = memoryUrl(repo).addPathSegment("store").build();
     return execute(http, authorized(url).get().build(), MemoryStoreLocation.class);
+  }
+
+  /**
+   * A single-use link into the server's console at {@code repo}'s page (an extension, for {@code
+   * tmem console}): the server mints a short-lived code; the token never goes into a URL.
+   */
+  public Response<ConsoleSignInCode> consoleSignInCode(String repo) {
+    requireNonNull(repo, "repo is null");
+    HttpUrl url =
+        baseUrl
+            .newBuilder()
+            .addPathSegments("api/console/sign-in-code")
+            .addQueryParameter("repo", repo)
+            .build();
+    return execute(
+        http,
+        authorized(url).post(okhttp3.RequestBody.create(new byte[0], null)).build(),
+        ConsoleSignInCode.class);
   }
 
   /**
