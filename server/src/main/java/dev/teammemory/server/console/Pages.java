@@ -43,6 +43,7 @@ public class Pages {
 
   static final int PAGE_SIZE = 50;
   static final int MEMORY_PAGE_SIZE = 200;
+  static final int MAX_QUERY_CHARACTERS = 200;
   private static final String MEMORY_INDEX = "MEMORY.md";
 
   @CheckedTemplate(basePath = "console", requireTypeSafeExpressions = false)
@@ -120,6 +121,12 @@ public class Pages {
         browser.repository(slug).orElseThrow(() -> RepositoryAuthorization.notFound(slug));
     String base = repositoryHref(slug);
     String query = q == null ? "" : q.strip();
+    if (query.length() > MAX_QUERY_CHARACTERS) {
+      throw ApiException.of(
+          400,
+          "invalid_parameter",
+          "a search is at most " + MAX_QUERY_CHARACTERS + " characters long");
+    }
     List<Views.Folder> folders = List.of();
     List<Views.MemoryRow> results = List.of();
     Views.Link next = null;

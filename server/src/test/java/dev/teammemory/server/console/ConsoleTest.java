@@ -164,6 +164,8 @@ class ConsoleTest {
     assertThat(listing).contains("notes/").contains("deploys.md").contains("other.md");
     assertThat(listing).contains("<h1>Team index</h1>");
 
+    assertThat(page(browser, "/console/repos/" + repo + "?q=" + "x".repeat(201)).statusCode())
+        .isEqualTo(400);
     String found = page(browser, "/console/repos/" + repo + "?q=canary").asString();
     assertThat(found).contains("notes/deploys.md").doesNotContain("notes/other.md");
 
