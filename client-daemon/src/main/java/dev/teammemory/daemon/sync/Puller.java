@@ -3,7 +3,10 @@ package dev.teammemory.daemon.sync;
 import static java.nio.charset.StandardCharsets.UTF_8;
 
 import dev.teammemory.daemon.files.AtomicFiles;
+import dev.teammemory.protocol.AuthConfig;
 import dev.teammemory.protocol.Checksums;
+import dev.teammemory.protocol.HashesView;
+import dev.teammemory.protocol.MemoryStoreLocation;
 import dev.teammemory.protocol.RepositorySnapshot;
 import dev.teammemory.protocol.VersionChanges;
 import dev.teammemory.protocol.client.MemoryStoreClient;
@@ -11,6 +14,7 @@ import dev.teammemory.protocol.client.Response;
 import dev.teammemory.protocol.client.TeamMemoryClient;
 import dev.teammemory.protocol.store.ExportSummary;
 import dev.teammemory.protocol.store.MemoryPage;
+import dev.teammemory.protocol.store.StoreRef;
 import dev.teammemory.protocol.store.StoredMemory;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -44,6 +48,41 @@ final class Puller {
     this.savedCopies = savedCopies;
   }
 
+  /**
+   * Decides the transport: when the server serves the Memory Stores API, the repository's store,
+   * created if it has none yet (which needs push access; a reader keeps {@code team_memory}). Files
+   * then sync one by one. A store that differs from the one the ledger knew is noted by the ledger
+   * ({@link SyncLedger#storeIs}); the next whole read decides whether the server forgot.
+   */
+  void learnStore(SyncLedger ledger) {
+    // A server that offers GitHub login says whether it serves the API; one with static tokens
+    // only answers 404 here, and the store lookup below decides.
+    if (client.authConfig() instanceof Response.Ok<AuthConfig> config
+        && config.body().memoryStoresPath().isEmpty()) {
+      ledger.storeIs(Optional.empty());
+      return;
+    }
+    Optional<String> before = ledger.storeId();
+    switch (client.memoryStore(repo)) {
+      case Response.Ok<MemoryStoreLocation> ok -> ledger.storeIs(Optional.of(ok.body().path()));
+      case Response.NotFound<MemoryStoreLocation> none -> {
+        if (client.memoryStores().createStore(repo) instanceof Response.Ok<StoreRef> made) {
+          ledger.storeIs(Optional.of("/v1/memory_stores/" + made.body().id()));
+        } else {
+          ledger.storeIs(Optional.empty());
+        }
+      }
+      default -> {
+        // Unknown for now (offline, no access): keep what we knew.
+      }
+    }
+    if (!ledger.storeId().equals(before)) {
+      ledger
+          .storeId()
+          .ifPresent(id -> LOG.info(repo + ": syncing file by file through memory store " + id));
+    }
+  }
+
   PullOutcome pull(SyncLedger ledger, boolean onlyIfChanged) {
     Response<RepositorySnapshot> response =
         client.fetch(
@@ -53,9 +92,15 @@ final class Puller {
           apply(
               ledger, ok.body().content().entries(), ok.body().deletedKeys(), ok.body().checksum());
       case Response.NotModified<RepositorySnapshot> notModified -> new PullOutcome.Unchanged();
-      // A 404 on a read means a repository nobody wrote yet: empty.
-      case Response.NotFound<RepositorySnapshot> notFound ->
-          apply(ledger, Map.of(), Map.of(), Checksums.EMPTY);
+      // A 404 on a read means a repository nobody wrote yet: empty. When this daemon has synced
+      // files with it, that is the server's word that it forgot the repository.
+      case Response.NotFound<RepositorySnapshot> notFound -> {
+        if (!ledger.syncedChecksums().isEmpty()
+            && !ledger.repositoryChecksum().equals(Checksums.EMPTY)) {
+          ledger.serverForgot("it answers that the repository was never written");
+        }
+        yield apply(ledger, Map.of(), Map.of(), Checksums.EMPTY);
+      }
       default -> PullOutcome.notPulled(response, repo, "the pull");
     };
   }
@@ -114,6 +159,14 @@ final class Puller {
    * listing of ids.
    */
   PullOutcome pullWhole(SyncLedger ledger) {
+    return pullWhole(ledger, true);
+  }
+
+  /**
+   * {@code lookUpOn404}: a {@code 404} on the export asks the store lookup whether the store is
+   * still the one the ledger knows (once: the read of a store just learned never asks again).
+   */
+  private PullOutcome pullWhole(SyncLedger ledger, boolean lookUpOn404) {
     String storeId = ledger.storeId().orElseThrow();
     Map<String, String> entries = new TreeMap<>();
     Map<String, String> ids = new TreeMap<>();
@@ -130,47 +183,81 @@ final class Puller {
       case Response.Ok<ExportSummary> ok when ok.body().version().isPresent() ->
           startOver(ledger, entries, ids, ok.body().version().getAsLong());
       case Response.Ok<ExportSummary> unversioned -> pullWholeByTeamMemory(ledger);
+      case Response.NotFound<ExportSummary> noExport when lookUpOn404 -> {
+        // Either a server without the export, or a store it no longer knows (a new install, a
+        // restore): the store lookup decides.
+        learnStore(ledger);
+        if (ledger.storeId().equals(Optional.of(storeId))) {
+          yield pullWholeByTeamMemory(ledger);
+        }
+        LOG.info(repo + ": the server no longer knows memory store " + storeId + "; reading anew");
+        yield ledger.storeId().isEmpty() ? pull(ledger, false) : pullWhole(ledger, false);
+      }
       case Response.NotFound<ExportSummary> noExport -> pullWholeByTeamMemory(ledger);
       default -> PullOutcome.notPulled(response, repo, "the export");
     };
   }
 
   /**
-   * Applies a whole export. It has no tombstones, so a file this daemon synced that the store no
-   * longer has counts as deleted on the server, and goes here too when unchanged since; unless so
-   * many are missing at once ({@link PushPlanner#holdsDeletes}) that the store looks emptied or
-   * replaced rather than edited: then the files stay and the log says so.
+   * Applies a whole export. Absence is no evidence: the export has no tombstones, so a file this
+   * daemon synced that the store lacks goes here too only when the server holds a tombstone for it
+   * (a teammate deleted it), and the mass-delete hold applies ({@link PushPlanner#holdsDeletes}). A
+   * read that shows the server forgot ({@link SyncLedger#weighWholeRead}) deletes nothing and puts
+   * this folder back.
    */
   private PullOutcome startOver(
       SyncLedger ledger, Map<String, String> entries, Map<String, String> ids, long version) {
     Map<String, String> checksums = new TreeMap<>();
     entries.forEach((key, content) -> checksums.put(key, Checksums.ofContent(content)));
-    Map<String, String> gone = new TreeMap<>();
-    ledger
-        .syncedChecksums()
-        .forEach(
-            (key, checksum) -> {
-              if (!entries.containsKey(key)) {
-                gone.put(key, checksum);
-              }
-            });
-    if (PushPlanner.holdsDeletes(gone.size(), ledger.syncedChecksums().size())) {
-      LOG.warning(
-          repo
-              + ": the server no longer has "
-              + gone.size()
-              + " of the "
-              + ledger.syncedChecksums().size()
-              + " synced files; keeping them here (too many at once to be a teammate's deletes)");
-      gone.clear();
-    }
     String repositoryChecksum = Checksums.ofRepository(checksums);
-    PullOutcome outcome = apply(ledger, entries, gone, repositoryChecksum);
+    boolean forgot = ledger.weighWholeRead(version, repositoryChecksum);
+    Map<String, String> tombstones = new TreeMap<>();
+    if (!forgot) {
+      List<String> absent = new ArrayList<>();
+      ledger
+          .syncedChecksums()
+          .forEach(
+              (key, checksum) -> {
+                if (!entries.containsKey(key)) {
+                  absent.add(key);
+                }
+              });
+      if (!absent.isEmpty()) {
+        Optional<Map<String, String>> deleted = tombstones();
+        if (deleted.isEmpty()) {
+          return new PullOutcome.Offline("could not read the server's deleted keys");
+        }
+        absent.stream()
+            .filter(deleted.get()::containsKey)
+            .forEach(key -> tombstones.put(key, deleted.get().get(key)));
+      }
+      if (PushPlanner.holdsDeletes(tombstones.size(), ledger.syncedChecksums().size())) {
+        LOG.warning(
+            repo
+                + ": the server deleted "
+                + tombstones.size()
+                + " of the "
+                + ledger.syncedChecksums().size()
+                + " synced files; keeping them here (too many at once): delete them here if"
+                + " that was meant");
+        tombstones.clear();
+      }
+    }
+    PullOutcome outcome = apply(ledger, entries, tombstones, repositoryChecksum);
     if (outcome instanceof PullOutcome.Pulled) {
       ledger.memoryIdsAre(ids);
       ledger.versionIs(version, repositoryChecksum);
     }
     return outcome;
+  }
+
+  /** The server's tombstones ({@code deletedKeys} of the hashes view); empty when unreadable. */
+  private Optional<Map<String, String>> tombstones() {
+    return switch (client.fetchHashes(repo)) {
+      case Response.Ok<HashesView> ok -> Optional.of(ok.body().deletedKeys());
+      case Response.NotFound<HashesView> never -> Optional.of(Map.of());
+      default -> Optional.empty();
+    };
   }
 
   /** The whole repository by the {@code team_memory} GET, then the memory id of every key. */
@@ -201,7 +288,7 @@ final class Puller {
       if (!(response instanceof Response.Ok<MemoryPage> ok)) {
         return Optional.of(
             response instanceof Response.TransportFailure<MemoryPage> failure
-                ? new PullOutcome.Offline(failure.reason())
+                ? new PullOutcome.Offline(failure.reason(), failure.retryAfter())
                 : new PullOutcome.Failed("listing the memory store failed"));
       }
       ok.body().memories().forEach(memory -> ids.put(memory.key(), memory.id()));
@@ -286,6 +373,15 @@ final class Puller {
         ledger.agreed(key, theirs);
         continue;
       }
+      if (ledger.reconciling() && mine != null) {
+        // The server forgot and holds an older copy (a restored backup): the one here is what
+        // this daemon last synced or a later edit, so it goes back up over the server's, which
+        // stays in the server's history, named as a conflict.
+        ledger.forgetSynced(key);
+        ledger.conflict(key, theirs, mine);
+        conflicts.add(key);
+        continue;
+      }
       if (mine == null && theirs.equals(base)) {
         // Deleted here after it synced, and unchanged on the server: a local delete on its way
         // (or held), never undone by a pull.
@@ -334,6 +430,19 @@ final class Puller {
         conflicts.add(key);
       }
       written++;
+    }
+    if (ledger.reconciling()) {
+      // The server's tombstones and absences predate what this daemon synced: none is a delete.
+      // Every file here the server lacks goes back up (a create: it must not exist).
+      for (String key : List.copyOf(ledger.syncedChecksums().keySet())) {
+        if (!entries.containsKey(key)) {
+          ledger.forgetSynced(key);
+          ledger.notMissing(key);
+        }
+      }
+      deletedKeys = Map.of();
+      LOG.warning(ledger.repo() + ": " + ledger.serverForgotNote().orElse("the server forgot"));
+      ledger.reconciled();
     }
     for (Map.Entry<String, String> tombstone : deletedKeys.entrySet()) {
       String key = tombstone.getKey();

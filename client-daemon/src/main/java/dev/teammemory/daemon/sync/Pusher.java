@@ -183,7 +183,7 @@ final class Pusher {
           return Optional.of(new PushOutcome.NoAccess(Failures.unauthorized()));
         }
         case Response.TransportFailure<?> failure -> {
-          return Optional.of(new PushOutcome.Offline(failure.reason()));
+          return Optional.of(PushOutcome.Offline.of(failure));
         }
         case Response.Rejected<?> rejected -> {
           if (rejected.status() == 403) {
@@ -357,7 +357,7 @@ final class Pusher {
       case Response.Unauthorized<StoredMemory> unauthorized ->
           new FileResult.Stopped(new PushOutcome.NoAccess(Failures.unauthorized()));
       case Response.TransportFailure<StoredMemory> failure ->
-          new FileResult.Stopped(new PushOutcome.Offline(failure.reason()));
+          new FileResult.Stopped(PushOutcome.Offline.of(failure));
       case Response.TooManyEntries<StoredMemory> tooMany -> {
         ledger.learnedCap(tooMany.maxEntries());
         yield new FileResult.Skipped(
@@ -547,7 +547,7 @@ final class Pusher {
           return new BatchResult.Stopped(new PushOutcome.NoAccess(Failures.unauthorized()));
         }
         case Response.TransportFailure<PutResponse> failure -> {
-          return new BatchResult.Stopped(new PushOutcome.Offline(failure.reason()));
+          return new BatchResult.Stopped(PushOutcome.Offline.of(failure));
         }
         case Response.NotModified<PutResponse> notModified -> {
           return new BatchResult.Stopped(
@@ -580,7 +580,7 @@ final class Pusher {
         return Optional.of(new PushOutcome.NoAccess(Failures.unauthorized()));
       }
       case Response.TransportFailure<HashesView> failure -> {
-        return Optional.of(new PushOutcome.Offline(failure.reason()));
+        return Optional.of(PushOutcome.Offline.of(failure));
       }
       case Response.Rejected<HashesView> rejected -> {
         return Optional.of(
