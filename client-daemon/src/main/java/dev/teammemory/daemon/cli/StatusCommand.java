@@ -11,6 +11,7 @@ import dev.teammemory.daemon.home.StateHome;
 import dev.teammemory.daemon.login.LoginStatus;
 import dev.teammemory.daemon.sync.ConflictWords;
 import dev.teammemory.daemon.sync.Display;
+import dev.teammemory.daemon.sync.KeptCopies;
 import dev.teammemory.daemon.sync.Project;
 import dev.teammemory.daemon.sync.SavedProjects;
 import dev.teammemory.daemon.sync.SyncState;
@@ -192,7 +193,24 @@ public final class StatusCommand implements Callable<Integer> {
         held,
         state.blockedReason(),
         state.lastError(),
-        state.lastErrorAt());
+        state.lastErrorAt(),
+        state.forgotten().orElse(null),
+        keptToday(saved.stateDir()));
+  }
+
+  /** The keys of the copies kept today (local time) before the server replaced or deleted them. */
+  private static List<String> keptToday(Path stateDir) {
+    java.time.Instant midnight =
+        java.time.LocalDate.now().atStartOfDay(java.time.ZoneId.systemDefault()).toInstant();
+    try {
+      return KeptCopies.of(stateDir, System.getenv()).keptSince(midnight).stream()
+          .map(KeptCopies.Kept::key)
+          .distinct()
+          .sorted()
+          .toList();
+    } catch (IOException unreadable) {
+      return List.of();
+    }
   }
 
   static ProjectStatus neverSynced(Project project) {
@@ -213,7 +231,9 @@ public final class StatusCommand implements Callable<Integer> {
         null,
         null,
         null,
-        null);
+        null,
+        null,
+        List.of());
   }
 
   static String text(ProjectStatus status) {
@@ -288,6 +308,18 @@ public final class StatusCommand implements Callable<Integer> {
     }
     if (status.blocked() != null) {
       line(out, "stopped", "pushing stopped until you act: " + status.blocked());
+    }
+    if (status.serverForgot() != null) {
+      line(out, "forgot", status.serverForgot());
+    }
+    if (!status.keptToday().isEmpty()) {
+      line(
+          out,
+          "kept today",
+          status.keptToday().size()
+              + " file(s) kept before the server replaced or deleted them: "
+              + String.join(", ", status.keptToday().stream().map(Display::key).toList())
+              + "; `tmem team restore` lists and brings them back");
     }
     if (status.lastError() != null) {
       line(out, "last error", status.lastError() + " (" + status.lastErrorAt() + ")");

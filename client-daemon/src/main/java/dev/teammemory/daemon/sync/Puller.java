@@ -2,7 +2,6 @@ package dev.teammemory.daemon.sync;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
-import dev.teammemory.daemon.files.AtomicFiles;
 import dev.teammemory.protocol.AuthConfig;
 import dev.teammemory.protocol.Checksums;
 import dev.teammemory.protocol.HashesView;
@@ -17,13 +16,14 @@ import dev.teammemory.protocol.store.MemoryPage;
 import dev.teammemory.protocol.store.StoreRef;
 import dev.teammemory.protocol.store.StoredMemory;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.logging.Logger;
 
@@ -39,13 +39,13 @@ final class Puller {
   private final String repo;
   private final TeamMemoryClient client;
   private final TeamFolder folder;
-  private final Path savedCopies;
+  private final KeptCopies keptCopies;
 
-  Puller(String repo, TeamMemoryClient client, TeamFolder folder, Path savedCopies) {
+  Puller(String repo, TeamMemoryClient client, TeamFolder folder, KeptCopies keptCopies) {
     this.repo = repo;
     this.client = client;
     this.folder = folder;
-    this.savedCopies = savedCopies;
+    this.keptCopies = keptCopies;
   }
 
   /**
@@ -298,15 +298,16 @@ final class Puller {
     return Optional.empty();
   }
 
-  /** Copies the local file of the key to {@code <state>/replaced/<time>/<key>}. */
-  private String saveAside(String key, String now) throws IOException {
-    Optional<String> content = folder.read(key);
-    Path copy = savedCopies.resolve(now.replace(':', '-')).resolve(key);
-    if (!copy.normalize().startsWith(savedCopies)) {
-      throw new IOException("the key does not fit under " + savedCopies);
+  /**
+   * Keeps the local file of the key, its exact bytes, under {@code <state>/replaced/<when>/<key>}
+   * before the server's version replaces it or the server's delete removes it. Returns the copy.
+   */
+  private String saveAside(String key, String when) throws IOException {
+    Optional<byte[]> bytes = folder.bytes(key);
+    if (bytes.isEmpty()) {
+      throw new IOException("it can no longer be read");
     }
-    AtomicFiles.write(copy, content.orElse("").getBytes(UTF_8));
-    return copy.toString();
+    return keptCopies.keep(key, bytes.get(), when).toString();
   }
 
   private PullOutcome apply(
@@ -336,12 +337,18 @@ final class Puller {
     }
     int written = 0;
     int deleted = 0;
+    // Every copy this pull keeps goes into one folder: the sync `tmem team restore --sync` names.
+    String when = ledger.nowText();
     List<String> conflicts = new ArrayList<>();
     List<String> refusedNow = new ArrayList<>();
     Map<String, String> serverChecksums = new HashMap<>();
     if (version.isEmpty()) {
       ledger.refusalsCleared();
     }
+    Set<String> known = new HashSet<>(local.files().keySet());
+    known.addAll(local.skipped().keySet());
+    known.addAll(ledger.syncedChecksums().keySet());
+    Map<String, String> sameFile = SameFileKeys.clashes(entries.keySet(), known);
     for (Map.Entry<String, String> entry : entries.entrySet()) {
       String key = entry.getKey();
       String content = entry.getValue();
@@ -350,7 +357,8 @@ final class Puller {
       if (version.isPresent()) {
         ledger.serverHas(key, theirs);
       }
-      Optional<String> refusal = folder.refusal(key);
+      Optional<String> refusal =
+          Optional.ofNullable(sameFile.get(key)).or(() -> folder.refusal(key));
       if (refusal.isPresent()) {
         ledger.refused(key, refusal.get());
         refusedNow.add(key);
@@ -397,11 +405,12 @@ final class Puller {
         continue;
       }
       String savedCopy = null;
-      if (mine != null && base == null) {
-        // Never synced, so no sign of a local edit: the server wins, as in the reference client,
-        // but the local file is saved first so that nothing is lost.
+      if (mine != null) {
+        // Never synced (no sign of a local edit: the server wins, as in the reference client), or
+        // unchanged since it synced: either way the local file is kept first, so that whatever
+        // the server sends, nothing here is lost.
         try {
-          savedCopy = saveAside(key, ledger.nowText());
+          savedCopy = saveAside(key, when);
         } catch (IOException e) {
           ledger.failed(
               "could not save the local copy of " + Display.key(key) + " aside: " + e.getMessage());
@@ -425,7 +434,7 @@ final class Puller {
       }
       ledger.agreed(key, theirs);
       ledger.keptDeletionOver(key);
-      if (savedCopy != null) {
+      if (savedCopy != null && base == null) {
         ledger.replaced(key, theirs, mine, savedCopy);
         conflicts.add(key);
       }
@@ -446,7 +455,9 @@ final class Puller {
     }
     for (Map.Entry<String, String> tombstone : deletedKeys.entrySet()) {
       String key = tombstone.getKey();
-      if (entries.containsKey(key) || folder.refusal(key).isPresent()) {
+      if (entries.containsKey(key)
+          || sameFile.containsKey(key)
+          || folder.refusal(key).isPresent()) {
         continue;
       }
       if (version.isPresent()) {
@@ -461,6 +472,7 @@ final class Puller {
       }
       if (mine.equals(tombstone.getValue()) || mine.equals(base)) {
         try {
+          saveAside(key, when);
           if (folder.deleteIfUnchanged(key, mine)) {
             deleted++;
             ledger.keptDeletionOver(key);

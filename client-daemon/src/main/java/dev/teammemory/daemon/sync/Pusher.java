@@ -1,5 +1,6 @@
 package dev.teammemory.daemon.sync;
 
+import dev.teammemory.daemon.files.FailureWords;
 import dev.teammemory.daemon.secrets.SecretGuard;
 import dev.teammemory.daemon.secrets.Verdict;
 import dev.teammemory.protocol.BatchPlanner;
@@ -78,8 +79,7 @@ final class Pusher {
       try {
         content = folder.read(key);
       } catch (IOException e) {
-        skips.put(
-            key, new SyncState.Skip(SkipReason.UNREADABLE, e.getClass().getSimpleName(), null));
+        skips.put(key, new SyncState.Skip(SkipReason.UNREADABLE, FailureWords.describe(e), null));
         continue;
       }
       if (content.isEmpty()) {
@@ -91,10 +91,11 @@ final class Pusher {
       }
       if (guard.check(key, content.get()) instanceof Verdict.Flagged flagged) {
         skips.put(key, new SyncState.Skip(SkipReason.SECRET, flagged.summary(), checksum));
+        // A key that holds the secret is logged masked: a log line never carries one.
         LOG.warning(
             repo
                 + ": not sending "
-                + Display.key(key)
+                + Display.key(flagged.inPath() ? guard.redact(key) : key)
                 + ": it contains a secret ("
                 + flagged.summary()
                 + ")");
@@ -103,6 +104,7 @@ final class Pusher {
       delta.put(key, content.get());
       checksums.put(key, checksum);
     }
+    sayNewSkips(ledger, skips);
     ledger.skipsAre(skips);
     noteMissing(ledger, plan);
     applyCap(ledger, delta, checksums);
@@ -122,6 +124,20 @@ final class Pusher {
       return failedDelete.get();
     }
     return sent;
+  }
+
+  /**
+   * Logs each skip the scan found that the last push did not (a secret is logged where it is
+   * found), so that the log names a refused file once, as {@code tmem status} does while it lasts.
+   */
+  private void sayNewSkips(SyncLedger ledger, Map<String, SyncState.Skip> skips) {
+    skips.forEach(
+        (key, skip) -> {
+          if (skip.reason() != SkipReason.SECRET
+              && !ledger.skip(key).map(SyncState.Skip::reason).equals(Optional.of(skip.reason()))) {
+            LOG.warning(repo + ": not sending " + Display.key(key) + ": " + skip.inWords());
+          }
+        });
   }
 
   /** Remembers which synced files are missing and whether deletes are held, and says so once. */

@@ -100,7 +100,9 @@ public final class SyncEngine implements AutoCloseable {
     this.store = new SyncStateStore(target.stateDir());
     this.state = store.load(target);
     this.ledger = new SyncLedger(state, Clock.systemUTC());
-    this.puller = new Puller(target.repo(), client, folder, target.stateDir().resolve("replaced"));
+    this.puller =
+        new Puller(
+            target.repo(), client, folder, KeptCopies.of(target.stateDir(), System.getenv()));
     this.pusher = new Pusher(target.repo(), client, folder, guard);
     String name = target.repo().replace('/', '-');
     this.worker =
