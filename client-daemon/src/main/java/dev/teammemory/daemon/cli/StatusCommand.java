@@ -9,6 +9,7 @@ import dev.teammemory.daemon.command.OutputFormat;
 import dev.teammemory.daemon.command.ProjectOptions;
 import dev.teammemory.daemon.home.StateHome;
 import dev.teammemory.daemon.login.LoginStatus;
+import dev.teammemory.daemon.login.ServerConnection;
 import dev.teammemory.daemon.sync.ConflictWords;
 import dev.teammemory.daemon.sync.Display;
 import dev.teammemory.daemon.sync.KeptCopies;
@@ -23,6 +24,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -77,11 +79,17 @@ public final class StatusCommand implements Callable<Integer> {
       }
     }
     List<ProjectStatus> statuses = new ArrayList<>();
+    Optional<String> server = configuredServer(environment);
     for (Project project : selected) {
       boolean found = false;
       for (SavedProjects.Saved entry : saved) {
+        // A sync with another server than the configured one (a one-off `tmem sync` against a
+        // wrong URL) is shown only while a daemon serves it: it is not this project's sync.
         if (Path.of(entry.state().teamDir()).equals(project.teamDir())
-            && entry.state().repo().equalsIgnoreCase(project.repo())) {
+            && entry.state().repo().equalsIgnoreCase(project.repo())
+            && (server.isEmpty()
+                || sameServer(server.get(), entry.state().serverUrl())
+                || SavedProjects.runningPid(entry.stateDir()).isPresent())) {
           statuses.add(statusOf(entry));
           found = true;
         }
@@ -117,6 +125,23 @@ public final class StatusCommand implements Callable<Integer> {
                                 && entry.state().repo().equalsIgnoreCase(project.repo())))
         .filter(entry -> SavedProjects.runningPid(entry.stateDir()).isPresent())
         .toList();
+  }
+
+  /** The server the commands talk to now, or empty when none is configured. */
+  private static Optional<String> configuredServer(Map<String, String> environment) {
+    try {
+      return Optional.of(ServerConnection.fromEnvironment(environment).serverUrl());
+    } catch (RuntimeException none) {
+      return Optional.empty();
+    }
+  }
+
+  private static boolean sameServer(String one, String other) {
+    return stripSlash(one).equalsIgnoreCase(stripSlash(other));
+  }
+
+  private static String stripSlash(String url) {
+    return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
   }
 
   static String toJson(List<LoginStatus> logins, List<ProjectStatus> statuses)

@@ -27,6 +27,12 @@ final class Failures {
         + " (`tmem add --repo owner/name`) and your access, then edit a file or run `tmem sync`";
   }
 
+  static String notTeamMemory(String serverUrl) {
+    return serverUrl
+        + " does not answer as a Team Memory server (its /api/auth/config is not Team Memory's):"
+        + " check the server URL (TMEM_SERVER_URL or `tmem login --server URL`)";
+  }
+
   static String describe(int status, Optional<ErrorEnvelope> error) {
     StringBuilder words = new StringBuilder().append(status);
     error.flatMap(ErrorEnvelope::errorCode).ifPresent(code -> words.append(' ').append(code));

@@ -557,7 +557,13 @@ final class Pusher {
           }
         }
         case Response.NotFound<PutResponse> notFound -> {
-          return new BatchResult.Stopped(new PushOutcome.NoAccess(Failures.notFoundOnPut(repo)));
+          // The repository, or the whole server? Only a Team Memory server's 404 blames the
+          // repository.
+          return new BatchResult.Stopped(
+              new PushOutcome.NoAccess(
+                  client.speaksTeamMemory().orElse(true)
+                      ? Failures.notFoundOnPut(repo)
+                      : Failures.notTeamMemory(client.serverUrl())));
         }
         case Response.Unauthorized<PutResponse> unauthorized -> {
           return new BatchResult.Stopped(new PushOutcome.NoAccess(Failures.unauthorized()));

@@ -267,6 +267,36 @@ public final class TeamMemoryClient implements AutoCloseable {
     return execute(http, common(url).get().build(), AuthConfig.class);
   }
 
+  /**
+   * Whether the server at the base URL answers as a Team Memory server: its auth discovery gives
+   * the discovery body, or an error in the protocol's envelope (a server with static tokens only
+   * answers {@code 404 not_found}). False for anything else that answered (a web page, another
+   * API); empty when it could not be asked (down, failing).
+   */
+  public Optional<Boolean> speaksTeamMemory() {
+    return switch (authConfig()) {
+      case Response.Ok<AuthConfig> ok -> Optional.of(true);
+      case Response.NotFound<AuthConfig> notFound ->
+          Optional.of(notFound.error().flatMap(ErrorEnvelope::errorCode).isPresent());
+      case Response.Rejected<AuthConfig> rejected ->
+          Optional.of(rejected.error().flatMap(ErrorEnvelope::errorCode).isPresent());
+      case Response.Unauthorized<AuthConfig> unauthorized ->
+          Optional.of(unauthorized.error().flatMap(ErrorEnvelope::errorCode).isPresent());
+      case Response.TransportFailure<AuthConfig> failure ->
+          failure.status().isPresent()
+                  && failure.status().getAsInt() >= 200
+                  && failure.status().getAsInt() < 300
+              ? Optional.of(false)
+              : Optional.empty();
+      default -> Optional.empty();
+    };
+  }
+
+  /** The server's base URL, for messages. */
+  public String serverUrl() {
+    return baseUrl.toString();
+  }
+
   /** The Memory Stores API of the same server, over this client's connection and token. */
   public MemoryStoreClient memoryStores() {
     return new MemoryStoreClient(this);
