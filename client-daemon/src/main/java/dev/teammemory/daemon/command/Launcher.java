@@ -57,14 +57,14 @@ public final class Launcher {
 
   /**
    * Brings state an older tmem left under Java's {@code user.home} to the one state folder before
-   * any command reads it (see {@link StateHome#moveLegacyState}).
+   * any command reads it (see {@link LegacyStateMove#move}).
    */
   private static void moveLegacyState(PrintWriter err) {
     Environment environment = Environment.system();
     Path javaUserHome = Path.of(System.getProperty("user.home"));
     try {
-      switch (StateHome.moveLegacyState(environment, javaUserHome)) {
-        case StateHome.LegacyMove.Moved moved ->
+      switch (LegacyStateMove.move(environment, javaUserHome)) {
+        case LegacyStateMove.Result.Moved moved ->
             err.println(
                 "tmem: moved "
                     + moved.entries().size()
@@ -72,7 +72,7 @@ public final class Launcher {
                     + javaUserHome.resolve(".local/state/tmem")
                     + " to "
                     + StateHome.of(environment));
-        case StateHome.LegacyMove.LeftAlone left ->
+        case LegacyStateMove.Result.LeftAlone left ->
             err.println(
                 "tmem: not moving the state in "
                     + left.from()
@@ -80,7 +80,7 @@ public final class Launcher {
                     + StateHome.of(environment)
                     + ": "
                     + left.why());
-        case StateHome.LegacyMove.Nothing nothing -> {}
+        case LegacyStateMove.Result.Nothing nothing -> {}
       }
     } catch (IOException | RuntimeException failed) {
       err.println(

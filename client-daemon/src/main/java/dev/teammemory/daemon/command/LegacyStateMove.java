@@ -1,5 +1,7 @@
-package dev.teammemory.daemon.home;
+package dev.teammemory.daemon.command;
 
+import dev.teammemory.daemon.home.Environment;
+import dev.teammemory.daemon.home.StateHome;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
@@ -13,53 +15,31 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 
 /**
- * The daemon's own state folder, one resolution for the daemon, the commands and the hooks: {@code
- * $XDG_STATE_HOME/tmem} when that is an absolute path, else {@code $HOME/.local/state/tmem}. {@code
- * $HOME} wins over Java's {@code user.home}, as it does for the agent (Node's {@code
- * os.homedir()}).
+ * Moving a person's state between homes: the CLI's business at start-up, not the engine's, which
+ * only reads where the state folder is ({@link StateHome}).
  */
-public final class StateHome {
+final class LegacyStateMove {
 
-  private StateHome() {}
+  private LegacyStateMove() {}
 
-  public static Path of(Environment environment) {
-    return of(environment.variables(), environment.home());
-  }
-
-  /** The state folder for these variables, with the home directory {@code $HOME} names. */
-  public static Path of(Map<String, String> variables) {
-    String home = variables.getOrDefault("HOME", "");
-    return of(variables, Path.of(home.isBlank() ? System.getProperty("user.home") : home));
-  }
-
-  private static Path of(Map<String, String> variables, Path home) {
-    String configured = variables.get("XDG_STATE_HOME");
-    Path base =
-        configured == null || configured.isBlank() || !Path.of(configured).isAbsolute()
-            ? home.resolve(".local").resolve("state")
-            : Path.of(configured);
-    return base.resolve("tmem").toAbsolutePath().normalize();
-  }
-
-  /** What {@link #moveLegacyState} did. */
-  public sealed interface LegacyMove {
+  /** What {@link #move} did. */
+  sealed interface Result {
     /** Nothing to move: no state under {@code user.home}, or it is the state folder. */
-    record Nothing() implements LegacyMove {}
+    record Nothing() implements Result {}
 
     /** Moved these entries, as paths inside the state folder. */
-    record Moved(List<Path> entries) implements LegacyMove {
+    record Moved(List<Path> entries) implements Result {
       public Moved {
         entries = List.copyOf(entries);
       }
     }
 
     /** Left alone, for this reason in words. */
-    record LeftAlone(Path from, String why) implements LegacyMove {}
+    record LeftAlone(Path from, String why) implements Result {}
   }
 
   /**
@@ -71,22 +51,21 @@ public final class StateHome {
    * projects.json} of its own: a command run with another {@code HOME} (a script, {@code sudo}, a
    * test) must not take a running daemon's state away from it.
    */
-  public static LegacyMove moveLegacyState(Environment environment, Path javaUserHome)
-      throws IOException {
-    Path current = of(environment);
+  static Result move(Environment environment, Path javaUserHome) throws IOException {
+    Path current = StateHome.of(environment);
     Optional<Path> found = legacy(environment, javaUserHome).filter(Files::isDirectory);
     if (found.isEmpty() || found.get().equals(current) || isEmpty(found.get())) {
-      return new LegacyMove.Nothing();
+      return new Result.Nothing();
     }
     Path legacy = found.get();
     if (Files.exists(current.resolve("projects.json"))) {
-      return new LegacyMove.LeftAlone(legacy, current + " has projects of its own");
+      return new Result.LeftAlone(legacy, current + " has projects of its own");
     }
     if (!ownedByThisUser(legacy)) {
-      return new LegacyMove.LeftAlone(legacy, "it belongs to another user");
+      return new Result.LeftAlone(legacy, "it belongs to another user");
     }
     if (holdsALock(legacy)) {
-      return new LegacyMove.LeftAlone(legacy, "a running tmem daemon uses it");
+      return new Result.LeftAlone(legacy, "a running tmem daemon uses it");
     }
     List<Path> moved = new ArrayList<>();
     Files.createDirectories(current);
@@ -104,7 +83,7 @@ public final class StateHome {
         }
       }
     }
-    return moved.isEmpty() ? new LegacyMove.Nothing() : new LegacyMove.Moved(moved);
+    return moved.isEmpty() ? new Result.Nothing() : new Result.Moved(moved);
   }
 
   private static boolean isEmpty(Path folder) throws IOException {
