@@ -62,11 +62,23 @@ public final class StatusCommand implements Callable<Integer> {
     Map<String, String> environment = System.getenv();
     Path stateHome = StateHome.of(environment);
     List<LoginStatus> logins = LoginStatus.of(environment, stateHome, Instant.now());
+    List<SavedProjects.Saved> saved = SavedProjects.all(stateHome);
     if (format == OutputFormat.text) {
       // First, so that it shows before the usage error of a machine without projects.
-      logins.forEach(login -> spec.commandLine().getOut().println(login.words()));
+      boolean daemonRuns =
+          saved.stream().anyMatch(entry -> SavedProjects.runningPid(entry.stateDir()).isPresent());
+      for (LoginStatus login : logins) {
+        // A daemon started with its own token (as ./tmem demo's) is logged in, whatever this
+        // terminal is: "not logged in" would read as the daemon's trouble.
+        spec.commandLine()
+            .getOut()
+            .println(
+                daemonRuns && login.source().equals("none")
+                    ? "no login in this terminal; the running daemon uses its own token (as"
+                        + " `./tmem demo`'s does)"
+                    : login.words());
+      }
     }
-    List<SavedProjects.Saved> saved = SavedProjects.all(stateHome);
     List<Project> selected;
     List<SavedProjects.Saved> servedUnregistered = List.of();
     if (projects.named()) {

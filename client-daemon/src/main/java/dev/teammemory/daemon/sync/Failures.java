@@ -1,6 +1,9 @@
 package dev.teammemory.daemon.sync;
 
+import dev.teammemory.protocol.AuthConfig;
 import dev.teammemory.protocol.ErrorEnvelope;
+import dev.teammemory.protocol.client.Response;
+import dev.teammemory.protocol.client.TeamMemoryClient;
 import java.util.Optional;
 
 /** The words for failures the user has to act on. */
@@ -12,12 +15,19 @@ final class Failures {
     return "the server rejected the token (401): run `tmem login` or set TMEM_TOKEN to a valid token";
   }
 
-  static String forbidden(String repo, String access) {
-    return "no "
-        + access
-        + " access to "
-        + repo
-        + " (403): ask a maintainer for access on GitHub, then run `tmem login` again";
+  /**
+   * A {@code 403}, with advice for the kind of credential the server takes: a server that offers
+   * GitHub login checks access on GitHub; one with static tokens only, in its tokens file.
+   */
+  static String forbidden(String repo, String access, TeamMemoryClient client) {
+    String refused = "no " + access + " access to " + repo + " (403): ";
+    return client.authConfig() instanceof Response.Ok<AuthConfig>
+        ? refused + "ask a maintainer for access on GitHub, then run `tmem login` again"
+        : refused
+            + "this server's tokens are set by its admin; ask them to give your token "
+            + access
+            + " access to "
+            + repo;
   }
 
   static String notFoundOnPut(String repo) {

@@ -1,6 +1,7 @@
 package dev.teammemory.daemon.sync;
 
 import dev.teammemory.protocol.client.Response;
+import dev.teammemory.protocol.client.TeamMemoryClient;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -49,13 +50,14 @@ public sealed interface PullOutcome {
    * Offline}, an unknown or refused token {@link NoAccess}, anything else {@link Failed}, naming
    * {@code request} ("the export", say).
    */
-  static PullOutcome notPulled(Response<?> answer, String repo, String request) {
+  static PullOutcome notPulled(
+      Response<?> answer, String repo, String request, TeamMemoryClient client) {
     return switch (answer) {
       case Response.TransportFailure<?> failure ->
           new Offline(failure.reason(), failure.retryAfter());
       case Response.Unauthorized<?> unauthorized -> new NoAccess(Failures.unauthorized());
       case Response.Rejected<?> rejected when rejected.status() == 403 ->
-          new NoAccess(Failures.forbidden(repo, "read"));
+          new NoAccess(Failures.forbidden(repo, "read", client));
       case Response.Rejected<?> rejected ->
           new Failed(
               "the server refused "

@@ -101,7 +101,7 @@ final class Puller {
         }
         yield apply(ledger, Map.of(), Map.of(), Checksums.EMPTY);
       }
-      default -> PullOutcome.notPulled(response, repo, "the pull");
+      default -> PullOutcome.notPulled(response, repo, "the pull", client);
     };
   }
 
@@ -143,7 +143,7 @@ final class Puller {
           // Deleted since the feed answered; the next change names the delete.
         }
         default -> {
-          return PullOutcome.notPulled(memory, repo, "the read of memory " + id.get());
+          return PullOutcome.notPulled(memory, repo, "the read of memory " + id.get(), client);
         }
       }
     }
@@ -194,7 +194,7 @@ final class Puller {
         yield ledger.storeId().isEmpty() ? pull(ledger, false) : pullWhole(ledger, false);
       }
       case Response.NotFound<ExportSummary> noExport -> pullWholeByTeamMemory(ledger);
-      default -> PullOutcome.notPulled(response, repo, "the export");
+      default -> PullOutcome.notPulled(response, repo, "the export", client);
     };
   }
 
@@ -381,10 +381,11 @@ final class Puller {
         ledger.agreed(key, theirs);
         continue;
       }
-      if (ledger.reconciling() && mine != null) {
-        // The server forgot and holds an older copy (a restored backup): the one here is what
-        // this daemon last synced or a later edit, so it goes back up over the server's, which
-        // stays in the server's history, named as a conflict.
+      if (ledger.reconciling() && ledger.wentBack() && mine != null) {
+        // The server went back to a backup and holds an older copy: the one here is what this
+        // daemon last synced or a later edit, so it goes back up over the server's, which stays
+        // in the server's history, named as a conflict. (After a replacement by an empty
+        // server, what it holds was sent since by a teammate's daemon: the usual rules apply.)
         ledger.forgetSynced(key);
         ledger.conflict(key, theirs, mine);
         conflicts.add(key);
@@ -445,7 +446,7 @@ final class Puller {
       // Every file here the server lacks goes back up (a create: it must not exist).
       for (String key : List.copyOf(ledger.syncedChecksums().keySet())) {
         if (!entries.containsKey(key)) {
-          ledger.forgetSynced(key);
+          ledger.resend(key);
           ledger.notMissing(key);
         }
       }

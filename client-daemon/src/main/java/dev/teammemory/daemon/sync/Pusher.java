@@ -203,7 +203,7 @@ final class Pusher {
         }
         case Response.Rejected<?> rejected -> {
           if (rejected.status() == 403) {
-            return Optional.of(new PushOutcome.NoAccess(Failures.forbidden(repo, "write")));
+            return Optional.of(new PushOutcome.NoAccess(Failures.forbidden(repo, "write", client)));
           }
           ledger.notMissing(delete.key());
           ledger.failed(
@@ -258,6 +258,7 @@ final class Pusher {
           checkpoint.acknowledged(1);
         }
         case FileResult.Skipped skipped -> ledger.skipped(key, skipped.skip());
+        case FileResult.Theirs theirs -> ledger.wantPull();
         case FileResult.Stopped stopped -> {
           return stopped.outcome();
         }
@@ -292,6 +293,9 @@ final class Pusher {
 
     /** Refused for this content (a secret, a bad path): not sent again until edited. */
     record Skipped(SyncState.Skip skip) implements FileResult {}
+
+    /** The server's version stands (this one is older); the pull brings it, keeping this one. */
+    record Theirs() implements FileResult {}
 
     /** The push stops (offline, no access); the outcome says why. */
     record Stopped(PushOutcome outcome) implements FileResult {}
@@ -337,6 +341,12 @@ final class Pusher {
         ledger.acknowledged(key, checksum, checksum);
         return new FileResult.Written(false);
       }
+      if (ledger.resentUnchanged(key, checksum)) {
+        // Sent again after the server forgot, unchanged here since this daemon last synced it,
+        // and a teammate's daemon sent its version first: that one is as new or newer, so it
+        // stands, and the pull writes it here after keeping this copy.
+        return new FileResult.Theirs();
+      }
       if (!ledger.syncedChecksum(key).equals(Optional.of(theirs.get().checksum()))) {
         ledger.conflict(key, theirs.get().checksum(), checksum);
         overTheirs = true;
@@ -364,7 +374,8 @@ final class Pusher {
       }
       case Response.Rejected<StoredMemory> rejected -> {
         if (rejected.status() == 403) {
-          yield new FileResult.Stopped(new PushOutcome.NoAccess(Failures.forbidden(repo, "write")));
+          yield new FileResult.Stopped(
+              new PushOutcome.NoAccess(Failures.forbidden(repo, "write", client)));
         }
         SyncState.Skip skip = StoreRefusal.skipOf(rejected.status(), rejected.error(), checksum);
         LOG.warning(repo + ": the server refused " + Display.key(key) + " (" + skip.detail() + ")");
@@ -537,7 +548,7 @@ final class Pusher {
           if (dropReason.isEmpty() || named.isEmpty()) {
             return new BatchResult.Stopped(
                 rejected.status() == 403
-                    ? new PushOutcome.NoAccess(Failures.forbidden(repo, "write"))
+                    ? new PushOutcome.NoAccess(Failures.forbidden(repo, "write", client))
                     : new PushOutcome.Rejected(
                         "the server refused the push: "
                             + Failures.describe(rejected.status(), rejected.error())));
@@ -607,7 +618,7 @@ final class Pusher {
       case Response.Rejected<HashesView> rejected -> {
         return Optional.of(
             rejected.status() == 403
-                ? new PushOutcome.NoAccess(Failures.forbidden(repo, "read"))
+                ? new PushOutcome.NoAccess(Failures.forbidden(repo, "read", client))
                 : new PushOutcome.Rejected(
                     "the hashes probe failed: "
                         + Failures.describe(rejected.status(), rejected.error())));

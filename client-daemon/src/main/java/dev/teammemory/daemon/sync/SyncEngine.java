@@ -8,6 +8,7 @@ import dev.teammemory.daemon.watch.DebouncedWatcher;
 import dev.teammemory.daemon.watch.TreeWatcher;
 import dev.teammemory.protocol.Checksums;
 import dev.teammemory.protocol.HashesView;
+import dev.teammemory.protocol.RepositorySnapshot;
 import dev.teammemory.protocol.VersionChanges;
 import dev.teammemory.protocol.client.Response;
 import dev.teammemory.protocol.client.TeamMemoryClient;
@@ -77,6 +78,10 @@ public final class SyncEngine implements AutoCloseable {
   private volatile SyncState state;
   private volatile boolean closed;
   private volatile boolean startedUp;
+
+  /** Set by a failure to reach the server; the next push first rechecks the repository. */
+  private volatile boolean outageSeen;
+
   private volatile Optional<String> tokenWhenBlocked = Optional.empty();
   private TreeWatcher watcher;
   private Thread feed;
@@ -304,6 +309,11 @@ public final class SyncEngine implements AutoCloseable {
       ledger.unblock();
       tokenWhenBlocked = Optional.empty();
     }
+    if (retry != null && !retry.isDone()) {
+      // A push is due after the backoff and takes this change along: an edit during an outage
+      // adds no request.
+      return;
+    }
     push();
   }
 
@@ -371,6 +381,11 @@ public final class SyncEngine implements AutoCloseable {
 
   private PushOutcome push() {
     cancelRetry();
+    if (outageSeen) {
+      // After an outage the server may be another (an empty database, a restored backup): what
+      // it holds is weighed before anything here goes over it.
+      outageSeen = checkNotWentBack() == Recheck.UNREACHABLE;
+    }
     if (DeleteConfirmation.take(target.stateDir()) && ledger.deleteHold().isPresent()) {
       LOG.info(target.repo() + ": deletes confirmed; sending the held deletes");
       ledger.releaseHold();
@@ -400,6 +415,7 @@ public final class SyncEngine implements AutoCloseable {
         scheduleRetry(backoff.next(), this::retryPush);
       }
       case PushOutcome.Offline offline -> {
+        outageSeen = true;
         Duration delay = backoff.next(offline.retryAfter());
         ledger.failed(
             "cannot reach "
@@ -506,7 +522,7 @@ public final class SyncEngine implements AutoCloseable {
     return switch (answer) {
       case Response.Ok<VersionChanges> ok -> puller.pullChanges(ledger, ok.body());
       case Response.NotModified<VersionChanges> none -> new PullOutcome.Unchanged();
-      default -> PullOutcome.notPulled(answer, target.repo(), "the change feed");
+      default -> PullOutcome.notPulled(answer, target.repo(), "the change feed", client);
     };
   }
 
@@ -564,8 +580,10 @@ public final class SyncEngine implements AutoCloseable {
           }
         }
         case Response.Unauthorized<HashesView> unauthorized -> pause(settings.backoffMax());
-        case Response.TransportFailure<HashesView> failure ->
-            pause(backoff.next(failure.retryAfter()));
+        case Response.TransportFailure<HashesView> failure -> {
+          outageSeen = true;
+          pause(backoff.next(failure.retryAfter()));
+        }
         case Response.Conflict<HashesView> conflict -> pollInstead();
         case Response.TooManyEntries<HashesView> tooMany -> pollInstead();
       }
@@ -637,11 +655,53 @@ public final class SyncEngine implements AutoCloseable {
           backoff.reset();
         }
       }
-      case Response.NotModified<VersionChanges> notModified -> answered(asked);
-      case Response.TransportFailure<VersionChanges> failure ->
-          pause(backoff.next(failure.retryAfter()));
+      case Response.NotModified<VersionChanges> notModified -> {
+        answered(asked);
+        onWorker(
+            () -> {
+              if (checkNotWentBack() == Recheck.READ_AGAIN) {
+                push();
+              }
+              return null;
+            });
+      }
+      case Response.TransportFailure<VersionChanges> failure -> {
+        outageSeen = true;
+        pause(backoff.next(failure.retryAfter()));
+      }
       default -> pause(settings.backoffMax());
     }
+  }
+
+  /** What {@link #checkNotWentBack} found. */
+  private enum Recheck {
+    UNREACHABLE,
+    SAME,
+    READ_AGAIN
+  }
+
+  /**
+   * Asks whether the repository is still what this daemon last saw, after an outage and after a
+   * quiet long poll. A server restored from a backup is below the version this daemon follows, so
+   * its feed stays quiet however long, and the first write after the outage would go over what it
+   * holds; a conditional GET of the repository (a 304 while nothing changed) notices that its
+   * content changed all the same, and a whole read then weighs the server's version against the one
+   * this daemon synced ({@link SyncLedger#weighWholeRead}).
+   */
+  private Recheck checkNotWentBack() {
+    if (!startedUp || closed || ledger.storeId().isEmpty()) {
+      return Recheck.SAME;
+    }
+    String known = ledger.repositoryChecksum();
+    Response<RepositorySnapshot> now = client.fetch(target.repo(), Optional.of(known));
+    if (now instanceof Response.TransportFailure<RepositorySnapshot>) {
+      return Recheck.UNREACHABLE;
+    }
+    if (now instanceof Response.Ok<RepositorySnapshot> ok && !ok.body().checksum().equals(known)) {
+      pull(false, Optional.of(VersionChanges.reset(0, ok.body().checksum())));
+      return Recheck.READ_AGAIN;
+    }
+    return Recheck.SAME;
   }
 
   /** Whether a push left nothing failing behind (what the feed needs before asking again). */

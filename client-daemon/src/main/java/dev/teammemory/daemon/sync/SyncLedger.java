@@ -60,6 +60,15 @@ final class SyncLedger {
   /** Set while the pull after a "server forgot" reconciles from the folder (not persisted). */
   private boolean reconciling;
 
+  /**
+   * Set with {@link #reconciling} when the repository went back to an older version (a restored
+   * backup): what the server holds then predates this daemon's last sync (not persisted).
+   */
+  private boolean wentBack;
+
+  /** Keys sent again after the server forgot, with the checksum last synced (not persisted). */
+  private final Map<String, String> resent = new TreeMap<>();
+
   /** Set when a push learned that the server changed keys we do not have yet (not persisted). */
   private boolean pullWanted;
 
@@ -218,6 +227,7 @@ final class SyncLedger {
     server.put(key, stored);
     synced.put(key, sent);
     keptDeletions.remove(key);
+    resent.remove(key);
     pending.remove(key);
     missingSince.remove(key);
   }
@@ -434,6 +444,7 @@ final class SyncLedger {
       return true;
     }
     if (this.version > 0 && version < this.version) {
+      wentBack = true;
       serverForgot(
           "the repository went back from version "
               + this.version
@@ -468,6 +479,27 @@ final class SyncLedger {
 
   void reconciled() {
     reconciling = false;
+    wentBack = false;
+  }
+
+  /**
+   * The server forgot a key this daemon had synced with {@code checksum}: it is sent again as a
+   * create, remembering that it is unchanged here (see {@link #resentUnchanged}).
+   */
+  void resend(String key) {
+    forgetSynced(key).ifPresent(base -> resent.put(key, base));
+  }
+
+  /**
+   * Whether {@code checksum} of the key is what this daemon had synced before the server forgot.
+   */
+  boolean resentUnchanged(String key, String checksum) {
+    return checksum.equals(resent.get(key));
+  }
+
+  /** Whether the server forgot by going back to an older version (a restored backup). */
+  boolean wentBack() {
+    return wentBack;
   }
 
   Optional<String> serverForgotNote() {
