@@ -531,7 +531,9 @@ class TeamMemoryClientTest {
             Response.TransportFailure.class,
             failure ->
                 assertThat(failure.reason())
-                    .startsWith("GET /api/claude_code/team_memory failed: SocketTimeoutException"));
+                    .isEqualTo(
+                        "GET /api/claude_code/team_memory failed: the server did not answer in"
+                            + " time"));
   }
 
   @Test
