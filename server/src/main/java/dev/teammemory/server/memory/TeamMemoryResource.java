@@ -195,12 +195,13 @@ public class TeamMemoryResource {
 
   @GET
   @Path("history")
-  public Response history(@RestQuery String repo, @RestQuery String key) {
+  public Response history(@RestQuery String repo, @RestQuery String key, @RestQuery String page) {
     AuthorizedRepository target = authorization.read(repo);
     metrics.request("history");
     String validKey = keyParameter(key);
+    Optional<HistoryCursor> from = pageParameter(page);
     return store
-        .history(target.slug(), validKey)
+        .history(target.slug(), validKey, from)
         .map(history -> Response.ok(history).build())
         .orElseThrow(() -> RepositoryAuthorization.notFound(target.slug()));
   }
@@ -292,6 +293,22 @@ public class TeamMemoryResource {
                   Map.of("key", secrets.printable(key)));
             });
     return key;
+  }
+
+  /** The cursor a previous page gave as {@code next_page}; never echoed, it may hold anything. */
+  private static Optional<HistoryCursor> pageParameter(String page) {
+    if (page == null) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        HistoryCursor.parse(page)
+            .orElseThrow(
+                () ->
+                    ApiException.of(
+                        400,
+                        ErrorCodes.INVALID_PARAMETER,
+                        "the page parameter is not a cursor this server gave; send back the"
+                            + " next_page of the previous page as it was")));
   }
 
   private static Optional<String> expectedChecksumParameter(String expectedChecksum) {
