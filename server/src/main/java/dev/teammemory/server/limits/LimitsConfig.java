@@ -22,4 +22,12 @@ public interface LimitsConfig {
   /** {@code TMEM_LIMITS_MAX_REPOSITORY_BYTES}: content bytes of a repository after the merge. */
   @WithDefault("50000000")
   long maxRepositoryBytes();
+
+  /**
+   * {@code TMEM_LIMITS_MAX_PAGE_BYTES}: the content bytes after which a page that carries contents
+   * ends ({@code team_memory} history, the store API's versions in the full view); a page always
+   * carries at least one item, which is at most one entry's limit.
+   */
+  @WithDefault("1000000")
+  long maxPageBytes();
 }

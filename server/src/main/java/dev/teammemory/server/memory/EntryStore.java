@@ -94,8 +94,8 @@ public class EntryStore {
   /**
    * One page of the kept versions of a key, newest first, from below {@code from}'s version (the
    * newest when empty): at most {@code pageVersions} versions, and no more once their content
-   * reaches {@code pageBytes} (at least one). Sizes are read before contents, so a page never loads
-   * more than it sends. Empty when the repository was never written.
+   * reaches the page byte limit (at least one). Sizes are read before contents, so a page never
+   * loads more than it sends. Empty when the repository was never written.
    */
   @Transactional
   Optional<EntryHistory> history(RepositorySlug slug, String key, Optional<HistoryCursor> from) {
@@ -123,7 +123,7 @@ public class EntryStore {
     for (Object[] row : sizes) {
       long size = ((Number) row[2]).longValue();
       if (ids.size() == bounds.pageVersions()
-          || (!ids.isEmpty() && bytes + size > bounds.pageBytes())) {
+          || (!ids.isEmpty() && bytes + size > limits.maxPageBytes())) {
         break;
       }
       ids.add(((Number) row[0]).longValue());

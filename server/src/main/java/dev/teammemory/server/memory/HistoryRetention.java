@@ -57,10 +57,9 @@ class HistoryRetention {
               + "): "
               + policy.maxVersionsPerKey());
     }
-    if (policy.maxBytesPerKey() < 1 || policy.pageVersions() < 1 || policy.pageBytes() < 1) {
+    if (policy.maxBytesPerKey() < 1 || policy.pageVersions() < 1) {
       throw new IllegalArgumentException(
-          "TMEM_HISTORY_MAX_BYTES_PER_KEY, TMEM_HISTORY_PAGE_VERSIONS and TMEM_HISTORY_PAGE_BYTES"
-              + " must be positive");
+          "TMEM_HISTORY_MAX_BYTES_PER_KEY and TMEM_HISTORY_PAGE_VERSIONS must be positive");
     }
   }
 

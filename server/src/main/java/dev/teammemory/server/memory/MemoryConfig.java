@@ -51,12 +51,5 @@ interface MemoryConfig {
     /** {@code TMEM_HISTORY_PAGE_VERSIONS}: the most versions one page of history carries. */
     @WithDefault("50")
     int pageVersions();
-
-    /**
-     * {@code TMEM_HISTORY_PAGE_BYTES}: the content bytes after which a page of history ends (a page
-     * always carries at least one version, which is at most one entry's limit).
-     */
-    @WithDefault("1000000")
-    long pageBytes();
   }
 }
