@@ -70,6 +70,11 @@ public class EntryStore {
     return reader.read(slug, hashesOnly, ifNoneMatch);
   }
 
+  /** The content bytes of the repository's live entries (0 when it has no row). */
+  long contentBytes(RepositorySlug slug) {
+    return reader.contentBytes(slug);
+  }
+
   /**
    * The hashes view of the repository; for a never-written one, the empty view (version 0, the
    * empty checksum), which is what a change feed compares against.

@@ -12,6 +12,7 @@ import dev.teammemory.server.auth.AuthorizedRepository;
 import dev.teammemory.server.auth.RepositoryAuthorization;
 import dev.teammemory.server.errors.ApiException;
 import dev.teammemory.server.limits.LimitsConfig;
+import dev.teammemory.server.limits.ReadAdmission;
 import dev.teammemory.server.secrets.SecretCheck;
 import dev.teammemory.server.secrets.SecretFinding;
 import jakarta.inject.Inject;
@@ -49,6 +50,7 @@ public class TeamMemoryResource {
   private final SecretCheck secrets;
   private final LimitsConfig limits;
   private final MemoryMetrics metrics;
+  private final ReadAdmission admission;
 
   @Inject
   TeamMemoryResource(
@@ -56,12 +58,14 @@ public class TeamMemoryResource {
       EntryStore store,
       SecretCheck secrets,
       LimitsConfig limits,
-      MemoryMetrics metrics) {
+      MemoryMetrics metrics,
+      ReadAdmission admission) {
     this.authorization = authorization;
     this.store = store;
     this.secrets = secrets;
     this.limits = limits;
     this.metrics = metrics;
+    this.admission = admission;
   }
 
   @GET
@@ -72,6 +76,13 @@ public class TeamMemoryResource {
     AuthorizedRepository target = authorization.read(repo);
     boolean hashesOnly = hashesView(view);
     metrics.request(hashesOnly ? "hashes" : "get");
+    if (!hashesOnly) {
+      // Its contents as strings, as JSON bytes and as the buffer sent (the hashes view is small).
+      admission.admit(
+          target.caller(),
+          ReadAdmission.Kind.READ,
+          ReadAdmission.HELD_PER_CONTENT_BYTE * store.contentBytes(target.slug()));
+    }
     return switch (store.read(target.slug(), hashesOnly, ifNoneMatch)) {
       case ReadOutcome.NotFound notFound -> throw RepositoryAuthorization.notFound(target.slug());
       case ReadOutcome.NotModified notModified ->
@@ -200,6 +211,10 @@ public class TeamMemoryResource {
     metrics.request("history");
     String validKey = keyParameter(key);
     Optional<HistoryCursor> from = pageParameter(page);
+    admission.admit(
+        target.caller(),
+        ReadAdmission.Kind.READ,
+        ReadAdmission.HELD_PER_CONTENT_BYTE * limits.maxPageBytes());
     return store
         .history(target.slug(), validKey, from)
         .map(history -> Response.ok(history).build())

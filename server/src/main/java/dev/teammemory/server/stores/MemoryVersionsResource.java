@@ -2,6 +2,7 @@ package dev.teammemory.server.stores;
 
 import dev.teammemory.server.errors.StoreApiException;
 import dev.teammemory.server.limits.LimitsConfig;
+import dev.teammemory.server.limits.ReadAdmission;
 import dev.teammemory.server.memory.EntryStore;
 import dev.teammemory.server.memory.Ids;
 import dev.teammemory.server.memory.RedactOutcome;
@@ -34,14 +35,20 @@ public class MemoryVersionsResource {
   private final StoreReader reader;
   private final EntryStore store;
   private final LimitsConfig limits;
+  private final ReadAdmission admission;
 
   @Inject
   MemoryVersionsResource(
-      StoreAccess access, StoreReader reader, EntryStore store, LimitsConfig limits) {
+      StoreAccess access,
+      StoreReader reader,
+      EntryStore store,
+      LimitsConfig limits,
+      ReadAdmission admission) {
     this.access = access;
     this.reader = reader;
     this.store = store;
     this.limits = limits;
+    this.admission = admission;
   }
 
   @GET
@@ -67,6 +74,12 @@ public class MemoryVersionsResource {
             StoreRequests.time(createdFrom, "created_at[gte]"),
             StoreRequests.time(createdUntil, "created_at[lte]"),
             full);
+    admission.admit(
+        target.target().caller(),
+        ReadAdmission.Kind.READ,
+        full
+            ? ReadAdmission.HELD_PER_CONTENT_BYTE * limits.maxPageBytes()
+            : ReadAdmission.METADATA_PAGE_BYTES);
     long repositoryId = target.store().repositoryId();
     Optional<Long> before = StoreRequests.numericPosition(page, CURSOR);
     List<VersionRow> rows =
