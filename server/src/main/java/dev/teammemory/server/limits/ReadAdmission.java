@@ -2,7 +2,6 @@ package dev.teammemory.server.limits;
 
 import dev.teammemory.protocol.ErrorCodes;
 import dev.teammemory.protocol.ErrorEnvelope;
-import dev.teammemory.server.auth.Caller;
 import dev.teammemory.server.errors.ApiException;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -71,13 +70,14 @@ public class ReadAdmission {
   }
 
   /**
-   * Admits a read of {@code kind} by {@code caller} that will hold about {@code estimatedBytes}
-   * until its response ends, or throws the {@code 429} that refuses it. The answer releases the
-   * place earlier, once (a streamed body that has ended before its response has).
+   * Admits a read of {@code kind} by the caller {@code callerId} (one user or token) that will hold
+   * about {@code estimatedBytes} until its response ends, or throws the {@code 429} that refuses
+   * it. The answer releases the place earlier, once (a streamed body that has ended before its
+   * response has).
    */
-  public Runnable admit(Caller caller, Kind kind, long estimatedBytes) {
+  public Runnable admit(String callerId, Kind kind, long estimatedBytes) {
     long bytes = Math.min(Math.max(estimatedBytes, 0), limits.maxBufferedBytes());
-    String key = caller.id();
+    String key = callerId;
     synchronized (this) {
       Map<String, Integer> byCaller = kind == Kind.EXPORT ? exportsByCaller : readsByCaller;
       int perCaller =

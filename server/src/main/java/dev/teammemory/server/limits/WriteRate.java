@@ -2,28 +2,22 @@ package dev.teammemory.server.limits;
 
 import dev.teammemory.protocol.ErrorCodes;
 import dev.teammemory.protocol.ErrorEnvelope;
-import dev.teammemory.server.auth.Caller;
-import dev.teammemory.server.auth.CurrentCaller;
 import dev.teammemory.server.errors.ApiException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.ws.rs.Priorities;
-import jakarta.ws.rs.container.ContainerRequestContext;
-import jakarta.ws.rs.core.HttpHeaders;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
-import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
 /**
  * Each caller's write rate (docs/admin.md, "Limits"): every write of either API takes one token
  * from the caller's bucket of requests and its declared body length from its bucket of bytes (a
- * body without a declared length is charged at the body limit), after authentication and before
- * anything is read. Over either bucket, the write is refused with {@code 429} and a {@code
- * retry-after} of the seconds until it would pass, in its API's envelope; other callers are not
- * affected. Per replica.
+ * body without a declared length is charged at the body limit), after authentication (whose filter
+ * asks here) and before anything is read. Over either bucket, the write is refused with {@code 429}
+ * and a {@code retry-after} of the seconds until it would pass, in its API's envelope; other
+ * callers are not affected. Per replica.
  */
 @ApplicationScoped
 public class WriteRate {
@@ -35,20 +29,15 @@ public class WriteRate {
 
   private final LimitsConfig.Writes limits;
   private final long maxBodyBytes;
-  private final CurrentCaller currentCaller;
   private final LongSupplier clock;
   private final Map<String, Buckets> buckets = new ConcurrentHashMap<>();
 
   @Inject
-  WriteRate(LimitsConfig config, CurrentCaller currentCaller) {
-    this(config.writes(), config.maxBodyBytes(), currentCaller, System::nanoTime);
+  WriteRate(LimitsConfig config) {
+    this(config.writes(), config.maxBodyBytes(), System::nanoTime);
   }
 
-  WriteRate(
-      LimitsConfig.Writes limits,
-      long maxBodyBytes,
-      CurrentCaller currentCaller,
-      LongSupplier clock) {
+  WriteRate(LimitsConfig.Writes limits, long maxBodyBytes, LongSupplier clock) {
     if (limits.burst() < 1 || limits.perSecond() <= 0) {
       throw new IllegalArgumentException(
           "TMEM_LIMITS_WRITES_BURST and TMEM_LIMITS_WRITES_PER_SECOND must be positive");
@@ -61,27 +50,28 @@ public class WriteRate {
     }
     this.limits = limits;
     this.maxBodyBytes = maxBodyBytes;
-    this.currentCaller = currentCaller;
     this.clock = clock;
   }
 
-  @ServerRequestFilter(priority = Priorities.AUTHENTICATION + 1)
-  void limitWrites(ContainerRequestContext request) {
-    if (!WRITES.contains(request.getMethod())) {
-      return;
+  /**
+   * Takes one request of {@code method} with its {@code Content-Length} header (null when absent)
+   * from the buckets of the caller {@code callerId}, or throws the 429; reads pass.
+   */
+  public void charge(String callerId, String method, String declaredLength) {
+    if (WRITES.contains(method)) {
+      charge(callerId, declaredLength(method, declaredLength));
     }
-    currentCaller.find().ifPresent(caller -> charge(caller, declaredLength(request)));
   }
 
   /** Takes one write of {@code bytes} from the caller's buckets, or throws the 429. */
-  void charge(Caller caller, long bytes) {
+  void charge(String callerId, long bytes) {
     long now = clock.getAsLong();
     if (buckets.size() > 10_000) {
       forgetIdle(now);
     }
     long waitSeconds =
         buckets
-            .computeIfAbsent(caller.id(), id -> new Buckets(limits, now))
+            .computeIfAbsent(callerId, id -> new Buckets(limits, now))
             .take(Math.min(bytes, maxBodyBytes), now);
     if (waitSeconds > 0) {
       throw new ApiException(
@@ -96,11 +86,10 @@ public class WriteRate {
     }
   }
 
-  private long declaredLength(ContainerRequestContext request) {
-    String declared = request.getHeaderString(HttpHeaders.CONTENT_LENGTH);
+  private long declaredLength(String method, String declared) {
     if (declared == null) {
       // DELETE has no body; any other write without a declared length may send up to the limit.
-      return request.getMethod().equals("DELETE") ? 0 : maxBodyBytes;
+      return method.equals("DELETE") ? 0 : maxBodyBytes;
     }
     try {
       return Math.max(0, Long.parseLong(declared.strip()));

@@ -79,7 +79,7 @@ public class TeamMemoryResource {
     if (!hashesOnly) {
       // Its contents as strings, as JSON bytes and as the buffer sent (the hashes view is small).
       admission.admit(
-          target.caller(),
+          target.caller().id(),
           ReadAdmission.Kind.READ,
           ReadAdmission.HELD_PER_CONTENT_BYTE * store.contentBytes(target.slug()));
     }
@@ -212,7 +212,7 @@ public class TeamMemoryResource {
     String validKey = keyParameter(key);
     Optional<HistoryCursor> from = pageParameter(page);
     admission.admit(
-        target.caller(),
+        target.caller().id(),
         ReadAdmission.Kind.READ,
         ReadAdmission.HELD_PER_CONTENT_BYTE * limits.maxPageBytes());
     return store

@@ -109,7 +109,7 @@ public class ExportResource {
     // a fetch of rows at a time (and their JSON).
     Runnable release =
         admission.admit(
-            target.target().caller(),
+            target.target().caller().id(),
             ReadAdmission.Kind.EXPORT,
             2L * config.fetchSize() * entryBytes);
     Store found = new Store(target.store().repositoryId(), target.target().slug().toString());

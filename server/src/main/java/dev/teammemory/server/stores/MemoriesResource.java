@@ -132,7 +132,7 @@ public class MemoriesResource {
     int size = StoreRequests.limit(limit, full);
     Optional<String> after = StoreRequests.position(page, CURSOR);
     admission.admit(
-        target.target().caller(),
+        target.target().caller().id(),
         ReadAdmission.Kind.READ,
         full
             ? ReadAdmission.HELD_PER_CONTENT_BYTE * size * limits.maxEntryBytes()

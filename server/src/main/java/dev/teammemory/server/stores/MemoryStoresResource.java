@@ -135,7 +135,7 @@ public class MemoryStoresResource {
     int size = StoreRequests.limit(limit, false);
     Optional<Long> after = StoreRequests.numericPosition(page, CURSOR);
     admission.admit(
-        authorization.caller(), ReadAdmission.Kind.READ, ReadAdmission.METADATA_PAGE_BYTES);
+        authorization.caller().id(), ReadAdmission.Kind.READ, ReadAdmission.METADATA_PAGE_BYTES);
     boolean archived = StoreRequests.flag(includeArchived, "include_archived");
     Optional<Instant> from = StoreRequests.time(createdFrom, "created_at[gte]");
     Optional<Instant> until = StoreRequests.time(createdUntil, "created_at[lte]");

@@ -75,7 +75,7 @@ public class MemoryVersionsResource {
             StoreRequests.time(createdUntil, "created_at[lte]"),
             full);
     admission.admit(
-        target.target().caller(),
+        target.target().caller().id(),
         ReadAdmission.Kind.READ,
         full
             ? ReadAdmission.HELD_PER_CONTENT_BYTE * limits.maxPageBytes()

@@ -3,7 +3,6 @@ package dev.teammemory.server.limits;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.teammemory.server.auth.Caller;
 import dev.teammemory.server.errors.ApiException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -12,8 +11,8 @@ class WriteRateTest {
 
   private static final long SECOND = 1_000_000_000L;
   private static final int BODY_LIMIT = 1_048_576;
-  private static final Caller STORM = new Caller("mallory", "token:mallory");
-  private static final Caller NEIGHBOUR = new Caller("alice", "token:alice");
+  private static final String STORM = "token:mallory";
+  private static final String NEIGHBOUR = "token:alice";
 
   /** The shipped defaults (LimitsConfig.Writes). */
   private static final Limits DEFAULTS = new Limits(2500, 10, 64_000_000, 250_000);
@@ -24,7 +23,7 @@ class WriteRateTest {
   private final AtomicLong clock = new AtomicLong(1_000 * SECOND);
 
   private WriteRate rate(Limits limits) {
-    return new WriteRate(limits, BODY_LIMIT, null, clock::get);
+    return new WriteRate(limits, BODY_LIMIT, clock::get);
   }
 
   @Test
