@@ -58,13 +58,13 @@ public final class Launcher {
 
   /**
    * Brings state an older tmem left under Java's {@code user.home} to the one state folder before
-   * any command reads it (see {@link StateHome#moveLegacyState}).
+   * any command reads it (see {@link LegacyStateMove#move}).
    */
   private static void moveLegacyState(PrintWriter err) {
     Environment environment = Environment.system();
     Path javaUserHome = Path.of(System.getProperty("user.home"));
     try {
-      List<Path> moved = StateHome.moveLegacyState(environment, javaUserHome);
+      List<Path> moved = LegacyStateMove.move(environment, javaUserHome);
       if (!moved.isEmpty()) {
         err.println(
             "tmem: moved "

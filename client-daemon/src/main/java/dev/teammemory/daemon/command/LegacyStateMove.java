@@ -1,5 +1,7 @@
-package dev.teammemory.daemon.home;
+package dev.teammemory.daemon.command;
 
+import dev.teammemory.daemon.home.Environment;
+import dev.teammemory.daemon.home.StateHome;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.FileAlreadyExistsException;
@@ -7,37 +9,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
- * The daemon's own state folder, one resolution for the daemon, the commands and the hooks: {@code
- * $XDG_STATE_HOME/tmem} when that is an absolute path, else {@code $HOME/.local/state/tmem}. {@code
- * $HOME} wins over Java's {@code user.home}, as it does for the agent (Node's {@code
- * os.homedir()}).
+ * Moving a person's state between homes: the CLI's business at start-up, not the engine's, which
+ * only reads where the state folder is ({@link StateHome}).
  */
-public final class StateHome {
+final class LegacyStateMove {
 
-  private StateHome() {}
-
-  public static Path of(Environment environment) {
-    return of(environment.variables(), environment.home());
-  }
-
-  /** The state folder for these variables, with the home directory {@code $HOME} names. */
-  public static Path of(Map<String, String> variables) {
-    String home = variables.getOrDefault("HOME", "");
-    return of(variables, Path.of(home.isBlank() ? System.getProperty("user.home") : home));
-  }
-
-  private static Path of(Map<String, String> variables, Path home) {
-    String configured = variables.get("XDG_STATE_HOME");
-    Path base =
-        configured == null || configured.isBlank() || !Path.of(configured).isAbsolute()
-            ? home.resolve(".local").resolve("state")
-            : Path.of(configured);
-    return base.resolve("tmem").toAbsolutePath().normalize();
-  }
+  private LegacyStateMove() {}
 
   /**
    * Moves state that an earlier tmem kept under Java's {@code user.home} while {@code $HOME} named
@@ -47,9 +27,8 @@ public final class StateHome {
    *
    * @return what was moved, as paths inside the state folder
    */
-  public static List<Path> moveLegacyState(Environment environment, Path javaUserHome)
-      throws IOException {
-    Path current = of(environment);
+  static List<Path> move(Environment environment, Path javaUserHome) throws IOException {
+    Path current = StateHome.of(environment);
     Optional<Path> legacy = legacy(environment, javaUserHome).filter(Files::isDirectory);
     if (legacy.isEmpty() || legacy.get().equals(current)) {
       return List.of();
