@@ -46,7 +46,7 @@ class HostileTenantIT {
   private static final String HOSTILE_REPO = "hostile/target";
   private static final String NEIGHBOUR_REPO = "other/neighbour";
   private static final String TEAM_MEMORY = "/api/claude_code/team_memory";
-  private static final int WRITE_BURST = 60;
+  private static final int WRITE_BURST = 200;
 
   @TempDir static Path work;
 
@@ -154,7 +154,9 @@ class HostileTenantIT {
   void manyLargeVersionsOfOneKeyThenTwelveConcurrentHistoryReadsLeaveTheServerAnswering()
       throws Exception {
     String content = "v".repeat(240_000);
-    for (int i = 0; i < 40; i++) {
+    // 150 versions of 240 KB: on the server before issue 23, 10 of these 12 reads were a 500 and
+    // the log held OutOfMemoryError (docs/benchmarks.md).
+    for (int i = 0; i < 150; i++) {
       expect(
           200,
           send(
@@ -244,7 +246,7 @@ class HostileTenantIT {
   void aWriteStormIs429WithRetryAfterForThatCallerOnly() throws Exception {
     List<Integer> statuses = new ArrayList<>();
     HttpResponse<String> refused = null;
-    for (int i = 0; i < WRITE_BURST + 20; i++) {
+    for (int i = 0; i < WRITE_BURST + 40; i++) {
       HttpResponse<String> response =
           send(
               STORM,
@@ -259,7 +261,7 @@ class HostileTenantIT {
 
     assertThat(statuses).containsOnly(200, 429);
     assertThat(statuses.stream().filter(status -> status == 200).count())
-        .isBetween((long) WRITE_BURST, (long) WRITE_BURST + 10);
+        .isBetween((long) WRITE_BURST, (long) WRITE_BURST + 30);
     assertThat(refused).isNotNull();
     assertThat(refused.headers().firstValue("retry-after")).isPresent();
     assertThat(
