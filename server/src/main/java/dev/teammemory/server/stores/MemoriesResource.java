@@ -251,7 +251,8 @@ public class MemoriesResource {
               "the path conflicts with the memory at "
                   + MemoryPaths.pathOf(conflict.conflictingKey())
                   + ": a path may not equal, contain or lie inside another memory's path",
-              Map.of(
+              // In this order on every run (Map.of's order changes from one JVM to the next).
+              orderedFields(
                   "conflicting_path",
                   MemoryPaths.pathOf(conflict.conflictingKey()),
                   "conflicting_memory_id",
@@ -294,6 +295,14 @@ public class MemoriesResource {
   }
 
   /** The store may have gone between the access check and the write: say which is missing. */
+  private static Map<String, Object> orderedFields(
+      String firstName, Object first, String secondName, Object second) {
+    Map<String, Object> fields = new java.util.LinkedHashMap<>();
+    fields.put(firstName, first);
+    fields.put(secondName, second);
+    return fields;
+  }
+
   private StoreApiException noSuchMemoryOrStore(AuthorizedStore target, String memoryId) {
     return reader.store(target.store().id()).isPresent()
         ? noSuchMemory(memoryId)
