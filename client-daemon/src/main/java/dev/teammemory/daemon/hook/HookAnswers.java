@@ -2,6 +2,7 @@ package dev.teammemory.daemon.hook;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.teammemory.daemon.agent.HookLog;
 import dev.teammemory.daemon.command.Launcher;
 import dev.teammemory.daemon.home.Environment;
 import java.io.ByteArrayInputStream;

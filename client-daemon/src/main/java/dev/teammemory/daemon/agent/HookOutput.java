@@ -1,16 +1,16 @@
-package dev.teammemory.daemon.hook;
+package dev.teammemory.daemon.agent;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /** The JSON a SessionStart or UserPromptSubmit hook prints to add context for the agent. */
-final class HookOutput {
+public final class HookOutput {
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private HookOutput() {}
 
-  static String additionalContext(String hookEventName, String context) {
+  public static String additionalContext(String hookEventName, String context) {
     ObjectNode root = JSON.createObjectNode();
     root.putObject("hookSpecificOutput")
         .put("hookEventName", hookEventName)
