@@ -2,8 +2,13 @@ package dev.teammemory.daemon.agent;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.util.Optional;
 
-/** The JSON a SessionStart or UserPromptSubmit hook prints to add context for the agent. */
+/**
+ * What a hook prints for the agent, in the shape Claude Code reads (and Codex, for SessionStart and
+ * UserPromptSubmit): context as {@code hookSpecificOutput.additionalContext} JSON, PreCompact's
+ * instructions as plain text.
+ */
 public final class HookOutput {
 
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -16,5 +21,21 @@ public final class HookOutput {
         .put("hookEventName", hookEventName)
         .put("additionalContext", context);
     return root.toString();
+  }
+
+  /**
+   * The line the hook prints on stdout (without its line break); empty when it prints nothing: the
+   * agent has nothing to add, or the answer is a refusal, which goes to the person instead.
+   */
+  public static Optional<String> stdout(HookAnswer answer) {
+    return switch (answer) {
+      case HookAnswer.Context context ->
+          context.text().isEmpty()
+              ? Optional.empty()
+              : Optional.of(additionalContext(context.event().label(), context.text()));
+      case HookAnswer.Instructions instructions -> instructions.text();
+      case HookAnswer.Nothing nothing -> Optional.empty();
+      case HookAnswer.Refused refused -> Optional.empty();
+    };
   }
 }

@@ -9,7 +9,6 @@ import com.sun.net.httpserver.HttpServer;
 import dev.teammemory.daemon.files.AtomicFiles;
 import dev.teammemory.daemon.home.Environment;
 import dev.teammemory.daemon.home.StateHome;
-import dev.teammemory.daemon.hook.HookAnswers;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

@@ -143,16 +143,10 @@ public final class HookCommand {
     /** Prints the answer as Claude Code reads it: JSON context or plain text on stdout. */
     Integer print(HookAnswer answer) {
       answer.notices().forEach(notice -> err().println("tmem: " + notice));
-      switch (answer) {
-        case HookAnswer.Context context -> {
-          if (!context.text().isEmpty()) {
-            out().println(HookOutput.additionalContext(context.event().label(), context.text()));
-          }
-        }
-        case HookAnswer.Instructions instructions -> instructions.text().ifPresent(out()::println);
-        case HookAnswer.Nothing nothing -> {}
-        case HookAnswer.Refused refused -> throw UserError.problem(refused.problem());
+      if (answer instanceof HookAnswer.Refused refused) {
+        throw UserError.problem(refused.problem());
       }
+      HookOutput.stdout(answer).ifPresent(out()::println);
       return ExitCode.OK;
     }
   }
