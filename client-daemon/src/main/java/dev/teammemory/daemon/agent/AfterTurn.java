@@ -76,8 +76,7 @@ final class AfterTurn {
                   + " (tmem dream --status has the details)")
           : List.of();
     } catch (IOException failed) {
-      return List.of(
-          "memory consolidation could not run (" + failed.getClass().getSimpleName() + ")");
+      return List.of("memory consolidation could not run (" + FailureWords.describe(failed) + ")");
     }
   }
 }
