@@ -55,14 +55,20 @@ public record HookInput(
       }
     }
 
-    /**
-     * Not hook input at all.
-     *
-     * @param reason what it is instead, in words ({@code "not JSON"})
-     */
-    record Unreadable(String reason) implements Parsed {
-      public Unreadable {
-        requireNonNull(reason, "reason is null");
+    /** Not hook input at all, and what it is instead. */
+    enum Unreadable implements Parsed {
+      NOT_JSON("not JSON"),
+      NOT_AN_OBJECT("not a JSON object");
+
+      private final String reason;
+
+      Unreadable(String reason) {
+        this.reason = reason;
+      }
+
+      /** In words: "the hook input is …". */
+      public String reason() {
+        return reason;
       }
     }
   }
@@ -74,10 +80,10 @@ public record HookInput(
     try {
       root = JSON.readTree(new String(bytes, StandardCharsets.UTF_8));
     } catch (IOException notJson) {
-      return new Parsed.Unreadable("not JSON");
+      return Parsed.Unreadable.NOT_JSON;
     }
     if (root == null || !root.isObject()) {
-      return new Parsed.Unreadable("not a JSON object");
+      return Parsed.Unreadable.NOT_AN_OBJECT;
     }
     return new Parsed.Read(
         new HookInput(
