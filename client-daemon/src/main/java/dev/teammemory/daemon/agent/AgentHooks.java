@@ -74,15 +74,15 @@ public final class AgentHooks {
     if (!MemoryLocation.resolve(project).enabled()) {
       return HookAnswer.Nothing.quietly();
     }
-    Optional<LanguageModel> model = model();
-    if (model.isEmpty()) {
-      return modelRefusal();
+    Optional<String> modelProblem = modelProblem();
+    if (modelProblem.isPresent()) {
+      return new HookAnswer.Refused(modelProblem.get());
     }
     Optional<String> session = input.sessionId().filter(AgentHooks::validSessionId);
     RecallReport recalled;
     try {
       recalled =
-          new SessionRecall(ClaudeLayout.of(project), model.get(), clock)
+          new SessionRecall(ClaudeLayout.of(project), model(), clock)
               .withModelDeadline(MODEL_DEADLINE)
               .recall(
                   project,
@@ -110,13 +110,12 @@ public final class AgentHooks {
     List<String> notices = new ArrayList<>();
     Optional<Path> transcript = input.transcriptPath().filter(Files::isRegularFile);
     if (transcript.isPresent()) {
-      Optional<LanguageModel> model = model();
-      if (model.isEmpty()) {
-        return modelRefusal();
+      Optional<String> modelProblem = modelProblem();
+      if (modelProblem.isPresent()) {
+        return new HookAnswer.Refused(modelProblem.get());
       }
       try {
-        new SessionNotes(layout, model.get(), clock)
-            .update(transcript.get(), notesFile.get(), false);
+        new SessionNotes(layout, model(), clock).update(transcript.get(), notesFile.get(), false);
       } catch (IOException | RuntimeException notUpdated) {
         HookLog.record(environment, AgentEvent.PRE_COMPACT.command(), notUpdated);
         notices.add(
@@ -153,7 +152,7 @@ public final class AgentHooks {
       LanguageModel.fromEnvironment(environment.variables());
       return Optional.empty();
     } catch (IllegalArgumentException misconfigured) {
-      return Optional.of(modelRefusal(misconfigured));
+      return Optional.of(misconfigured.getMessage() + "; fix the variable or unset it");
     }
   }
 
@@ -165,9 +164,9 @@ public final class AgentHooks {
     if (!stopLeavesWork(input)) {
       return HookAnswer.Nothing.quietly();
     }
-    Optional<LanguageModel> model = model();
-    if (model.isEmpty()) {
-      return modelRefusal();
+    Optional<String> modelProblem = modelProblem();
+    if (modelProblem.isPresent()) {
+      return new HookAnswer.Refused(modelProblem.get());
     }
     List<String> problems =
         AfterTurn.run(
@@ -175,7 +174,7 @@ public final class AgentHooks {
             ClaudeLayout.of(environment),
             input,
             input.transcriptPath().orElseThrow(),
-            model.get(),
+            model(),
             clock);
     return problems.isEmpty()
         ? HookAnswer.Nothing.quietly()
@@ -191,20 +190,9 @@ public final class AgentHooks {
         .orElse(environment);
   }
 
-  private Optional<LanguageModel> model() {
-    try {
-      return Optional.of(LanguageModel.fromEnvironment(environment.variables()));
-    } catch (IllegalArgumentException misconfigured) {
-      return Optional.empty();
-    }
-  }
-
-  private HookAnswer modelRefusal() {
-    return new HookAnswer.Refused(modelProblem().orElse("the model could not be set up"));
-  }
-
-  private static String modelRefusal(IllegalArgumentException misconfigured) {
-    return misconfigured.getMessage() + "; fix the variable or unset it";
+  /** The model the environment names; only after {@link #modelProblem()} found none. */
+  private LanguageModel model() {
+    return LanguageModel.fromEnvironment(environment.variables());
   }
 
   /** The session's notes: beside its transcript, or from its working directory and id. */

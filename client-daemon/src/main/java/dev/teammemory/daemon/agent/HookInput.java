@@ -55,20 +55,14 @@ public record HookInput(
       }
     }
 
-    /** Not hook input at all, and what it is instead. */
+    /** Not hook input at all. */
     enum Unreadable implements Parsed {
-      NOT_JSON("not JSON"),
-      NOT_AN_OBJECT("not a JSON object");
+      NOT_JSON,
+      NOT_AN_OBJECT;
 
-      private final String reason;
-
-      Unreadable(String reason) {
-        this.reason = reason;
-      }
-
-      /** In words: "the hook input is …". */
+      /** What it is instead, in words: "the hook input is …". */
       public String reason() {
-        return reason;
+        return this == NOT_JSON ? "not JSON" : "not a JSON object";
       }
     }
   }
