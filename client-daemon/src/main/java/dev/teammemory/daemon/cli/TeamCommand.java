@@ -36,6 +36,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.function.Predicate;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -208,20 +209,27 @@ public final class TeamCommand implements Runnable {
   static final class History extends KeyCommand {
     @Override
     int run(Project project, TeamMemoryClient client, PrintWriter out) {
-      Response<EntryHistory> response = client.history(project.repo(), key);
-      if (response instanceof Response.Ok<EntryHistory> ok) {
-        for (EntryHistory.Version version : ok.body().versions()) {
-          out.println(
-              "version "
-                  + version.version()
-                  + "  "
-                  + version.at()
-                  + "  "
-                  + version.author()
-                  + "  "
-                  + version.checksum().substring(0, 19)
-                  + (version.deleted() ? "  (deleted)" : ""));
-        }
+      Response<EntryHistory> response =
+          eachPage(
+              client,
+              project.repo(),
+              key,
+              page -> {
+                for (EntryHistory.Version version : page.versions()) {
+                  out.println(
+                      "version "
+                          + version.version()
+                          + "  "
+                          + version.at()
+                          + "  "
+                          + version.author()
+                          + "  "
+                          + version.checksum().substring(0, 19)
+                          + (version.deleted() ? "  (deleted)" : ""));
+                }
+                return true;
+              });
+      if (response instanceof Response.Ok<EntryHistory>) {
         out.println("restore one with: tmem team restore " + Display.key(key) + " --version N");
         return ExitCode.OK;
       }
@@ -349,13 +357,26 @@ public final class TeamCommand implements Runnable {
 
     @Override
     int run(Project project, TeamMemoryClient client, PrintWriter out) throws IOException {
-      Response<EntryHistory> history = client.history(project.repo(), key);
-      if (!(history instanceof Response.Ok<EntryHistory> ok)) {
+      List<EntryHistory.Version> found = new ArrayList<>();
+      Response<EntryHistory> history =
+          eachPage(
+              client,
+              project.repo(),
+              key,
+              page -> {
+                page.versions().stream()
+                    .filter(v -> v.version() == version && !v.deleted())
+                    .findFirst()
+                    .ifPresent(found::add);
+                // Pages go from newest to oldest: past N, no later page holds it.
+                return found.isEmpty()
+                    && page.versions().stream().allMatch(v -> v.version() > version);
+              });
+      if (!(history instanceof Response.Ok<EntryHistory>)) {
         throw failure("read the history of", project, history);
       }
       EntryHistory.Version wanted =
-          ok.body().versions().stream()
-              .filter(v -> v.version() == version && !v.deleted())
+          found.stream()
               .findFirst()
               .orElseThrow(
                   () ->
@@ -412,6 +433,29 @@ public final class TeamCommand implements Runnable {
       if (local.isPresent() && !java.util.Arrays.equals(local.get(), replacement)) {
         kept.keep(key, local.get(), now);
       }
+    }
+  }
+
+  /** The most pages of one key's history read: far beyond what the server keeps of a key. */
+  private static final int MAX_HISTORY_PAGES = 1000;
+
+  /**
+   * Reads KEY's history page by page, newest first, handing each to {@code more} until it says stop
+   * or no page is left; the answer is the last page's, or the first failure.
+   */
+  private static Response<EntryHistory> eachPage(
+      TeamMemoryClient client, String repo, String key, Predicate<EntryHistory> more) {
+    Optional<String> page = Optional.empty();
+    for (int read = 0; ; read++) {
+      Response<EntryHistory> response = client.history(repo, key, page);
+      if (!(response instanceof Response.Ok<EntryHistory> ok)
+          || !more.test(ok.body())
+          || ok.body().next().isEmpty()
+          || ok.body().next().equals(page)
+          || read == MAX_HISTORY_PAGES) {
+        return response;
+      }
+      page = ok.body().next();
     }
   }
 

@@ -254,11 +254,21 @@ public final class TeamMemoryClient implements AutoCloseable {
         .build();
   }
 
-  /** Every kept version of one key, newest first (an extension). */
+  /** The newest page of the kept versions of one key, newest first (an extension). */
   public Response<EntryHistory> history(String repo, String key) {
+    return history(repo, key, Optional.empty());
+  }
+
+  /**
+   * A page of the kept versions of one key, newest first: the newest page, or the one a previous
+   * page's {@link EntryHistory#next()} names.
+   */
+  public Response<EntryHistory> history(String repo, String key, Optional<String> page) {
     requireNonNull(key, "key is null");
-    HttpUrl url = memoryUrl(repo).addPathSegment("history").addQueryParameter("key", key).build();
-    return execute(http, authorized(url).get().build(), EntryHistory.class);
+    requireNonNull(page, "page is null");
+    HttpUrl.Builder url = memoryUrl(repo).addPathSegment("history").addQueryParameter("key", key);
+    page.ifPresent(cursor -> url.addQueryParameter("page", cursor));
+    return execute(http, authorized(url.build()).get().build(), EntryHistory.class);
   }
 
   /** Where to log in (an extension); needs no token, so it is sent without one. */

@@ -653,6 +653,25 @@ class TeamMemoryClientTest {
   }
 
   @Test
+  void historyAsksForTheNextPageByItsCursorAndParsesTheNextCursor() throws InterruptedException {
+    server.enqueue(
+        json(
+            200,
+            "{\"repo\":\"acme/widgets\",\"key\":\"MEMORY.md\",\"versions\":[],"
+                + "\"next_page\":\"v12\"}"));
+
+    Response<EntryHistory> response = client.history(REPO, "MEMORY.md", Optional.of("v40"));
+
+    assertThat(server.takeRequest().getTarget())
+        .isEqualTo(
+            "/api/claude_code/team_memory/history?repo=acme%2Fwidgets&key=MEMORY.md&page=v40");
+    assertThat(response)
+        .isEqualTo(
+            new Response.Ok<>(
+                new EntryHistory(REPO, "MEMORY.md", List.of(), "v12"), Optional.empty()));
+  }
+
+  @Test
   void authConfigIsFetchedWithoutAToken() throws InterruptedException {
     server.enqueue(
         json(
