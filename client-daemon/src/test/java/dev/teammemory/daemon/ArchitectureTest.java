@@ -32,10 +32,14 @@ class ArchitectureTest {
     "..daemon.dailylog.."
   };
 
-  /** Libraries: the engine, team sync, and the places for files, state and secrets. */
+  /**
+   * Libraries: the engine, memory's answers to an agent's events (which hooks, the local API, MCP
+   * and Codex adapt), team sync, and the places for files, state and secrets.
+   */
   private static final String[] GROUND_FLOOR =
       concat(
           ENGINE,
+          "..daemon.agent..",
           "..daemon.watch..",
           "..daemon.sync..",
           "..daemon.files..",
