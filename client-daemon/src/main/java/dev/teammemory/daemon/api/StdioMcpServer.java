@@ -72,6 +72,8 @@ final class StdioMcpServer {
         McpServer.sync(transport)
             .serverInfo("tmem", version)
             .instructions(McpTools.INSTRUCTIONS)
+            // McpTools checks every argument itself and answers in its own words.
+            .validateToolInputs(false)
             .capabilities(
                 McpSchema.ServerCapabilities.builder().tools(false).resources(false, false).build())
             .tools(
