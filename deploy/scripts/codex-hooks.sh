@@ -222,7 +222,8 @@ if [ -n "$first" ] && grep -q "$teammate_marker" "$first"; then
 else
   fail "the teammate's memory is not in the model's first request"
 fi
-outputs() { grep -h -o '"type":"function_call_output","call_id":"call_'"$1"'","output":"[^"]*\(\\"[^"]*\)*"' "$requests"/*.txt | head -n 1; }
+# A tool's result as the next request carries it (Codex sends it as a list of input_text parts).
+outputs() { grep -h -o '"call_id":"call_'"$1"'","output":.\{0,3000\}' "$requests"/*.txt | head -n 1; }
 search="$(outputs 1)"
 if printf '%s' "$search" | grep -q "$teammate_marker"; then
   pass "the scripted memory_search returned the teammate's memory"

@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  * tmem's part of Codex's {@code config.toml}: one block between two marker comments, edited as
  * text, so that every other line of the person's file stays byte for byte as it was (a TOML library
  * would rewrite their formatting and comments). The block registers {@code tmem mcp} under {@code
- * [mcp_servers.tmem]} (memory_save approved, since Codex refuses an unannotated writing tool under
+ * [mcp_servers.tmem]} (required, so that Codex waits for it before the first turn; memory_save approved, since Codex refuses an unannotated writing tool under
  * {@code approval_policy = "never"}), adds the hooks, and trusts them.
  *
  * <p>Codex skips hooks nobody trusted, silently. Its {@code /hooks} screen trusts one by writing
@@ -37,6 +37,9 @@ final class CodexConfig {
   static final String BEGIN_AFTER_ADDED_NEWLINE = BEGIN + " (after a newline tmem added)";
 
   static final String END = "# <<< tmem <<<";
+
+  /** How long Codex waits for {@code tmem mcp} to start: a JVM on a loaded machine. */
+  static final int MCP_STARTUP_SECONDS = 60;
 
   /** Codex's hook timeout, seconds: more than the shim's own limit. */
   static final int HOOK_TIMEOUT_SECONDS = 60;
@@ -156,6 +159,11 @@ final class CodexConfig {
     if (!block.mcpEnvironment().isEmpty()) {
       toml.append("env_vars = ").append(array(block.mcpEnvironment())).append('\n');
     }
+    // Without required, codex exec starts the first turn before a JVM has answered initialize,
+    // and the model's first call to a memory tool finds no such tool.
+    toml.append("required = true\nstartup_timeout_sec = ")
+        .append(MCP_STARTUP_SECONDS)
+        .append('\n');
     toml.append("\n[mcp_servers.tmem.tools.memory_save]\napproval_mode = \"approve\"\n");
     StringBuilder trust = new StringBuilder();
     for (Hook hook : block.hooks()) {

@@ -95,6 +95,8 @@ class CodexConfigTest {
                 command = "/opt/tmem/tmem"
                 args = ["mcp"]
                 env_vars = ["XDG_STATE_HOME", "JAVA_HOME"]
+                required = true
+                startup_timeout_sec = 60
 
                 [mcp_servers.tmem.tools.memory_save]
                 approval_mode = "approve"
