@@ -18,8 +18,9 @@ import java.util.regex.Pattern;
  * tmem's part of Codex's {@code config.toml}: one block between two marker comments, edited as
  * text, so that every other line of the person's file stays byte for byte as it was (a TOML library
  * would rewrite their formatting and comments). The block registers {@code tmem mcp} under {@code
- * [mcp_servers.tmem]} (required, so that Codex waits for it before the first turn; memory_save approved, since Codex refuses an unannotated writing tool under
- * {@code approval_policy = "never"}), adds the hooks, and trusts them.
+ * [mcp_servers.tmem]} (required, so that Codex waits for it before the first turn; memory_save
+ * approved, since Codex refuses an unannotated writing tool under {@code approval_policy =
+ * "never"}), adds the hooks, and trusts them.
  *
  * <p>Codex skips hooks nobody trusted, silently. Its {@code /hooks} screen trusts one by writing
  * {@code [hooks.state."<config path>:<event>:<group>:<handler>"] trusted_hash = "sha256:…"}, the
@@ -161,9 +162,7 @@ final class CodexConfig {
     }
     // Without required, codex exec starts the first turn before a JVM has answered initialize,
     // and the model's first call to a memory tool finds no such tool.
-    toml.append("required = true\nstartup_timeout_sec = ")
-        .append(MCP_STARTUP_SECONDS)
-        .append('\n');
+    toml.append("required = true\nstartup_timeout_sec = ").append(MCP_STARTUP_SECONDS).append('\n');
     toml.append("\n[mcp_servers.tmem.tools.memory_save]\napproval_mode = \"approve\"\n");
     StringBuilder trust = new StringBuilder();
     for (Hook hook : block.hooks()) {

@@ -72,16 +72,19 @@ final class HookShim {
         #!/bin/sh
         # tmem's hook shim, written by `tmem hook install` (and rewritten by every install).
         # Claude Code runs it with a hook's name (session-start, user-prompt, pre-compact, stop)
-        # and the hook's JSON on stdin. It asks the running tmem daemon for the answer over its
-        # local API (127.0.0.1; the token goes to curl in a 0600 config file) and runs tmem itself
-        # when no daemon answers. It never holds the agent up: any other failure is one line in
+        # and the hook's JSON on stdin; Codex's hooks add --agent codex. It asks the running tmem
+        # daemon for the answer over its local API (127.0.0.1; the token goes to curl in a 0600
+        # config file) and runs tmem itself when no daemon answers. It never holds the agent up: any other failure is one line in
         # hooks.log, no answer, and exit 0.
         state=%s
         event=$1
         shift
         query=
+        previous=
         for option in "$@"; do
           if [ "$option" = --private-index ]; then query='?private-index=true'; fi
+          if [ "$previous" = --agent ] && [ "$option" = codex ]; then query='?agent=codex'; fi
+          previous=$option
         done
         input=$(cat)
 
