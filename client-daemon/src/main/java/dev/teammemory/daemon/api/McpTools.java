@@ -11,8 +11,6 @@ import dev.teammemory.daemon.files.TextFiles;
 import dev.teammemory.daemon.home.Environment;
 import dev.teammemory.daemon.memory.MemoryLocation;
 import dev.teammemory.daemon.secrets.SecretGuard;
-import dev.teammemory.daemon.sync.GitCheckout;
-import dev.teammemory.daemon.sync.TeamFolderHome;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -278,7 +276,7 @@ final class McpTools {
     Optional<String> given =
         MemoryServices.text(args, binding == Binding.PER_CALL ? "project" : "cwd");
     if (given.isEmpty()) {
-      return binding == Binding.PER_CALL ? Optional.empty() : Optional.of(recorded(environment));
+      return binding == Binding.PER_CALL ? Optional.empty() : Optional.of(environment);
     }
     String field = binding == Binding.PER_CALL ? "project" : "cwd";
     Path directory;
@@ -293,20 +291,7 @@ final class McpTools {
     if (!Files.isDirectory(directory)) {
       throw new MemoryServices.BadRequest(field + " is not a directory: " + given.get());
     }
-    return Optional.of(recorded(environment.withWorkingDirectory(directory.normalize())));
-  }
-
-  /**
-   * The project as its recorded team folder has it: a checkout whose memory lives under tmem's own
-   * state home (no Claude Code there) is read there ({@link TeamFolderHome}).
-   */
-  private static Environment recorded(Environment project) {
-    Path directory = project.workingDirectory();
-    try {
-      return TeamFolderHome.environment(project, GitCheckout.root(directory).orElse(directory));
-    } catch (IOException unreadable) {
-      return project;
-    }
+    return Optional.of(environment.withWorkingDirectory(directory.normalize()));
   }
 
   private static JsonNode withCwd(JsonNode args, Environment project) {

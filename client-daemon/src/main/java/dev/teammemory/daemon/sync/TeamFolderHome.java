@@ -40,18 +40,14 @@ public final class TeamFolderHome {
 
   private TeamFolderHome() {}
 
-  /** tmem's own memory folder for a checkout, used while Claude Code has none. */
-  public static Path ownMemoryFolder(Path stateHome, Path checkout) {
-    return stateHome.resolve("memory").resolve(ClaudeLayout.sanitize(checkout.toString()));
-  }
-
   /** The team folder a new registration of {@code checkout} gets. */
   public static Path choose(Environment environment, Path checkout) {
-    MemoryLocation claude = MemoryLocation.resolve(environment.withWorkingDirectory(checkout));
-    if (Files.isDirectory(claude.directory())) {
-      return claude.teamDirectory();
+    Environment inCheckout = environment.withWorkingDirectory(checkout);
+    MemoryLocation location = MemoryLocation.resolve(inCheckout);
+    if (Files.isDirectory(location.directory())) {
+      return location.teamDirectory();
     }
-    return ownMemoryFolder(ClaudeLayout.of(environment).stateHome(), checkout).resolve("team");
+    return MemoryLocation.ownDirectory(inCheckout).resolve("team");
   }
 
   /**
@@ -70,30 +66,19 @@ public final class TeamFolderHome {
     if (recorded.isEmpty()) {
       return Optional.empty();
     }
-    Path own = ownMemoryFolder(stateHome, normalized);
+    Environment inCheckout = environment.withWorkingDirectory(normalized);
+    Path own = MemoryLocation.ownDirectory(inCheckout);
     Project project = recorded.get();
-    MemoryLocation claude = MemoryLocation.resolve(environment.withWorkingDirectory(normalized));
-    if (!project.teamDir().startsWith(own) || !Files.isDirectory(claude.directory())) {
+    // With Claude Code's folder there, the engine resolves to it rather than to tmem's own.
+    MemoryLocation claude = MemoryLocation.resolve(inCheckout);
+    if (!project.teamDir().startsWith(own)
+        || claude.directory().startsWith(own)
+        || !Files.isDirectory(claude.directory())) {
       return Optional.of(new Settled(project.teamDir(), false, List.of()));
     }
     List<Path> keptBeside = moveInto(own, claude.directory());
     registry.add(new Project(project.repo(), claude.teamDirectory(), project.checkout()));
     return Optional.of(new Settled(claude.teamDirectory(), true, keptBeside));
-  }
-
-  /**
-   * The environment an agent's adapter reads memory through: where the checkout's recorded folder
-   * is tmem's own, the engine is pointed at it; otherwise the environment as it is.
-   */
-  public static Environment environment(Environment environment, Path checkout) throws IOException {
-    Optional<Settled> settled = settle(environment, checkout);
-    if (settled.isEmpty()
-        || environment.get(MemoryLocation.OVERRIDE_VARIABLE).isPresent()
-        || !settled.get().teamDir().startsWith(ClaudeLayout.of(environment).stateHome())) {
-      return environment;
-    }
-    return environment.with(
-        MemoryLocation.OVERRIDE_VARIABLE, settled.get().teamDir().getParent().toString());
   }
 
   /** Moves every file of {@code from} into {@code to}; returns the copies set beside others. */

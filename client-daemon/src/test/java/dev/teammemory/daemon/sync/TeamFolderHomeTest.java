@@ -35,7 +35,9 @@ class TeamFolderHomeTest {
   }
 
   private Path claudeMemory() {
-    return MemoryLocation.resolve(environment).directory();
+    return home.resolve(".claude/projects")
+        .resolve(checkout.toString().replaceAll("[^A-Za-z0-9]", "-"))
+        .resolve("memory");
   }
 
   @Test
@@ -64,9 +66,7 @@ class TeamFolderHomeTest {
     Files.writeString(own.resolve("MEMORY.md"), "- [release](release.md)\n");
     Files.writeString(own.getParent().resolve("MEMORY.md"), "private index\n");
     assertThat(TeamFolderHome.settle(environment, checkout).orElseThrow().moved()).isFalse();
-    assertThat(
-            TeamFolderHome.environment(environment, checkout).get(MemoryLocation.OVERRIDE_VARIABLE))
-        .contains(own.getParent().toString());
+    assertThat(MemoryLocation.resolve(environment).directory()).isEqualTo(own.getParent());
 
     Files.createDirectories(claudeMemory().resolve("team"));
     Files.writeString(claudeMemory().resolve("team/MEMORY.md"), "claude's own index\n");
@@ -82,6 +82,6 @@ class TeamFolderHomeTest {
     assertThat(new ProjectRegistry(state.resolve("tmem")).projects())
         .extracting(Project::teamDir)
         .containsExactly(claudeMemory().resolve("team"));
-    assertThat(TeamFolderHome.environment(environment, checkout)).isEqualTo(environment);
+    assertThat(MemoryLocation.resolve(environment).directory()).isEqualTo(claudeMemory());
   }
 }
