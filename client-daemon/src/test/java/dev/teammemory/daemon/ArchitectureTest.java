@@ -14,8 +14,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The daemon's floors (docs/architecture.md), checked on the compiled classes: the libraries on the
  * ground floor never reach the adapters upstairs or picocli, the memory engine needs neither sync
- * nor login, only {@code cli.Tmem}'s own package names the commands, and no two packages depend on
- * each other. A new package must be put on a floor here before it builds.
+ * nor login, only {@code cli.Tmem}'s own package names the commands, no agent adapter runs another,
+ * and no two packages depend on each other. A new package must be put on a floor here before it
+ * builds.
  */
 class ArchitectureTest {
 
@@ -91,6 +92,28 @@ class ArchitectureTest {
         .should()
         .dependOnClassesThat()
         .resideInAnyPackage("..daemon.sync..", "..daemon.watch..", "dev.teammemory.protocol..")
+        .check(DAEMON);
+  }
+
+  /**
+   * The hook commands, the local API and MCP are adapters over {@code agent}: none answers an agent
+   * by running another (the local API once ran {@code tmem hook}'s picocli commands).
+   */
+  @Test
+  void noAgentAdapterRunsAnother() {
+    noClasses()
+        .that()
+        .resideInAPackage("..daemon.api..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("..daemon.hook..")
+        .check(DAEMON);
+    noClasses()
+        .that()
+        .resideInAPackage("..daemon.hook..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAPackage("..daemon.api..")
         .check(DAEMON);
   }
 

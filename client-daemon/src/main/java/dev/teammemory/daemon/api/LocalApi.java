@@ -7,9 +7,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.teammemory.daemon.files.AtomicFiles;
+import dev.teammemory.daemon.files.FailureWords;
 import dev.teammemory.daemon.home.Environment;
 import dev.teammemory.daemon.home.StateHome;
-import dev.teammemory.daemon.hook.HookAnswers;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -255,14 +255,11 @@ public final class LocalApi implements AutoCloseable {
     } catch (MemoryServices.BadRequest bad) {
       error(exchange, 400, "bad_request", bad.getMessage());
     } catch (IOException | RuntimeException failure) {
-      // Never the request body: it may hold a transcript's path or a prompt.
+      // Never the request body (it may hold a prompt): the failure in words names at most a file.
+      String words = FailureWords.describe(failure);
       LOG.log(
-          Level.WARNING,
-          "local API: "
-              + exchange.getRequestURI().getPath()
-              + " failed: "
-              + failure.getClass().getSimpleName());
-      error(exchange, 500, "internal_error", failure.getClass().getSimpleName());
+          Level.WARNING, "local API: " + exchange.getRequestURI().getPath() + " failed: " + words);
+      error(exchange, 500, "internal_error", words);
     } finally {
       exchange.close();
     }

@@ -1,5 +1,6 @@
 package dev.teammemory.daemon.hook;
 
+import dev.teammemory.daemon.agent.HookLog;
 import dev.teammemory.daemon.home.Environment;
 import dev.teammemory.daemon.memory.ClaudeLayout;
 import java.io.File;

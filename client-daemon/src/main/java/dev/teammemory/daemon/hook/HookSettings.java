@@ -6,7 +6,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.teammemory.daemon.agent.AgentEvent;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -27,11 +29,9 @@ final class HookSettings {
   }
 
   static final List<Hook> HOOKS =
-      List.of(
-          new Hook("SessionStart", "session-start"),
-          new Hook("UserPromptSubmit", "user-prompt"),
-          new Hook("PreCompact", "pre-compact"),
-          new Hook("Stop", "stop"));
+      Arrays.stream(AgentEvent.values())
+          .map(event -> new Hook(event.label(), event.command()))
+          .toList();
 
   private HookSettings() {}
 

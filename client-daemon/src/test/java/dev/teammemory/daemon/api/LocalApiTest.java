@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.teammemory.daemon.home.Environment;
-import dev.teammemory.daemon.hook.HookAnswers;
 import dev.teammemory.daemon.memory.ClaudeLayout;
 import dev.teammemory.daemon.memory.MemoryLocation;
 import java.io.IOException;

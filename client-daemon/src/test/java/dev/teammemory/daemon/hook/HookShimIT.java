@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.teammemory.daemon.agent.HookLog;
 import dev.teammemory.daemon.api.LocalApi;
 import dev.teammemory.daemon.compact.HandMadeTranscript;
 import dev.teammemory.daemon.home.Environment;

@@ -1,4 +1,4 @@
-package dev.teammemory.daemon.hook;
+package dev.teammemory.daemon.agent;
 
 import dev.teammemory.daemon.files.FailureWords;
 import dev.teammemory.daemon.home.Environment;
@@ -18,21 +18,21 @@ import java.time.Instant;
  * but still leaves a trace: {@code <state home>/hooks.log}, one line per failure (with the stack
  * trace under {@code TMEM_DEBUG=1}), never a memory's content.
  */
-final class HookLog {
+public final class HookLog {
 
-  static final String FILE = "hooks.log";
+  public static final String FILE = "hooks.log";
 
   /** Beyond this a log is moved to {@code <name>.1}, replacing the one before. */
   private static final long MAX_BYTES = 1_000_000;
 
   private HookLog() {}
 
-  static Path file(Environment environment) {
+  public static Path file(Environment environment) {
     return StateHome.of(environment).resolve(FILE);
   }
 
   /** Appends one failure; a log that cannot be written is given up on, never a reason to fail. */
-  static void record(Environment environment, String hook, Throwable failure) {
+  public static void record(Environment environment, String hook, Throwable failure) {
     StringBuilder entry =
         new StringBuilder()
             .append(Instant.now())
@@ -53,7 +53,7 @@ final class HookLog {
    * Appends what a hook answered inside the daemon said on stderr, one line each: the agent does
    * not see that stderr, so the log is where it is kept.
    */
-  static void note(Environment environment, String hook, int exitCode, String stderr) {
+  public static void note(Environment environment, String hook, int exitCode, String stderr) {
     StringBuilder entry = new StringBuilder();
     String prefix = Instant.now() + " " + hook + " (in the daemon, exit " + exitCode + "): ";
     stderr
@@ -78,7 +78,7 @@ final class HookLog {
   }
 
   /** Creates the log's folder, and moves a log that grew too large aside. */
-  static void rotateIfLarge(Path log) throws IOException {
+  public static void rotateIfLarge(Path log) throws IOException {
     Files.createDirectories(log.getParent());
     if (Files.isRegularFile(log) && Files.size(log) > MAX_BYTES) {
       Files.move(

@@ -1,4 +1,4 @@
-package dev.teammemory.daemon.hook;
+package dev.teammemory.daemon.agent;
 
 import static java.util.Objects.requireNonNull;
 
