@@ -24,8 +24,8 @@ root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../.." && pwd)"
 cd "$root"
 . .mvn/find-jdk.sh
 java="$JAVA_HOME/bin/java"
-server_jar="$root/server/target/quarkus-app/quarkus-run.jar"
-daemon_jar="$root/client-daemon/target/tmem.jar"
+server_jar="${TMEM_SERVER_JAR:-$root/server/target/quarkus-app/quarkus-run.jar}"
+daemon_jar="${TMEM_DAEMON_JAR:-$root/client-daemon/target/tmem.jar}"
 repo=acme/shop
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/tmem-codex.XXXXXX")"

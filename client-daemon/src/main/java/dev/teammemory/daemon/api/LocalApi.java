@@ -266,8 +266,9 @@ public final class LocalApi implements AutoCloseable {
   }
 
   /**
-   * {@code POST /v1/hooks/<event>[?private-index=true]}: the hook's stdin as the body, answered
-   * with what {@code tmem hook <event>} would print, as is (JSON, plain text or nothing).
+   * {@code POST /v1/hooks/<event>[?private-index=true][?agent=codex]}: the hook's stdin as the body
+   * (Codex's when {@code agent=codex}), answered with what {@code tmem hook <event>} would print,
+   * as is (JSON, plain text or nothing).
    */
   private void hook(HttpExchange exchange, String event) throws IOException {
     byte[] input;
@@ -278,9 +279,10 @@ public final class LocalApi implements AutoCloseable {
       error(exchange, 413, "too_large", "request bodies are at most 1 MiB");
       return;
     }
-    boolean privateIndex =
-        "true".equals(query(exchange.getRequestURI().getRawQuery()).get("private-index"));
-    Optional<HookAnswers.Answer> answer = hooks.answer(event, privateIndex, input);
+    Map<String, String> query = query(exchange.getRequestURI().getRawQuery());
+    boolean privateIndex = "true".equals(query.get("private-index"));
+    boolean codex = "codex".equals(query.get("agent"));
+    Optional<HookAnswers.Answer> answer = hooks.answer(event, privateIndex, codex, input);
     if (answer.isEmpty()) {
       error(
           exchange,
