@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # OpenAI's Codex CLI with tmem's hooks and MCP server, end to end and offline (docs/agents.md).
-# Not part of ./mvnw verify: it downloads the agent from npm.
+# Not part of ./mvnw verify (it downloads the agent from npm); .ci/run runs it after verify.
 #
 #   deploy/scripts/codex-hooks.sh      # from the repository root; a few minutes
 #
@@ -223,7 +223,17 @@ else
   fail "the teammate's memory is not in the model's first request"
 fi
 # A tool's result as the next request carries it (Codex sends it as a list of input_text parts).
-outputs() { grep -h -o '"call_id":"call_'"$1"'","output":.\{0,3000\}' "$requests"/*.txt | head -n 1; }
+outputs() { # call number -> the text of that call's function_call_output, from the last request
+  local last
+  last="$(grep -l -F '"call_id":"call_'"$1"'","output"' "$requests"/*.txt | tail -n 1)"
+  [ -n "$last" ] || return 0
+  tail -n +2 "$last" | node -e '
+    let body = ""; process.stdin.on("data", (d) => (body += d)).on("end", () => {
+      const item = JSON.parse(body).input.find((i) => i.type === "function_call_output" && i.call_id === process.argv[1]);
+      const output = item?.output ?? "";
+      process.stdout.write(typeof output === "string" ? output : output.map((p) => p.text ?? "").join(""));
+    });' "call_$1"
+}
 search="$(outputs 1)"
 if printf '%s' "$search" | grep -q "$teammate_marker"; then
   pass "the scripted memory_search returned the teammate's memory"
