@@ -7,6 +7,7 @@
 #   deploy/scripts/benchmark.sh memory-engine  [RECALL_RUNS=200] [NOTES_RUNS=20]
 #   deploy/scripts/benchmark.sh sync           [EDITS=100] [IDLE_SECONDS=60]
 #   deploy/scripts/benchmark.sh per-file-sync  [EDITS=10] [FOLLOWERS=100]
+#   deploy/scripts/benchmark.sh faults
 #   deploy/scripts/benchmark.sh server         [-Dbench.seconds=… -Dbench.operations=hashes,get,put,auth …]
 #   deploy/scripts/benchmark.sh listing        [-Dbench.requests=300 -Dbench.foreign=2000]
 #   deploy/scripts/benchmark.sh load           [SECONDS=150] [REPOSITORIES=300] [WORKERS=16]
@@ -30,6 +31,7 @@ case "$name" in
   memory-engine) modules=client-daemon; module=client-daemon; main=dev.teammemory.daemon.bench.MemoryEngineBench ;;
   sync) modules=server,client-daemon; module=client-daemon; main=dev.teammemory.daemon.bench.SyncBenchmark ;;
   per-file-sync) modules=server,client-daemon; module=client-daemon; main=dev.teammemory.daemon.bench.PerFileSyncBenchmark ;;
+  faults) modules=server,client-daemon; module=client-daemon; main=dev.teammemory.daemon.bench.FaultProgram ;;
   server) modules=server; module=server; main=dev.teammemory.server.bench.ServerBenchmark ;;
   listing) modules=server; module=server; main=dev.teammemory.server.bench.ListingBenchmark ;;
   load) modules=server,deploy; module=deploy; main=dev.teammemory.deploy.load.LoadAndFaults ;;

@@ -22,7 +22,9 @@ record ProjectStatus(
     DeletesHeld deletesHeld,
     String blocked,
     String lastError,
-    String lastErrorAt) {
+    String lastErrorAt,
+    String serverForgot,
+    List<String> keptToday) {
 
   ProjectStatus {
     pending = List.copyOf(pending);
@@ -31,6 +33,7 @@ record ProjectStatus(
     deletedOnServerKeptLocally = List.copyOf(deletedOnServerKeptLocally);
     refusedFromServer = List.copyOf(refusedFromServer);
     deleting = List.copyOf(deleting);
+    keptToday = keptToday == null ? List.of() : List.copyOf(keptToday);
   }
 
   record Skipped(String key, String reason, String detail, String words) {}

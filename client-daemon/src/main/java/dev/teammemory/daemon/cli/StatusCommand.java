@@ -9,8 +9,10 @@ import dev.teammemory.daemon.command.OutputFormat;
 import dev.teammemory.daemon.command.ProjectOptions;
 import dev.teammemory.daemon.home.StateHome;
 import dev.teammemory.daemon.login.LoginStatus;
+import dev.teammemory.daemon.login.ServerConnection;
 import dev.teammemory.daemon.sync.ConflictWords;
 import dev.teammemory.daemon.sync.Display;
+import dev.teammemory.daemon.sync.KeptCopies;
 import dev.teammemory.daemon.sync.Project;
 import dev.teammemory.daemon.sync.SavedProjects;
 import dev.teammemory.daemon.sync.SyncState;
@@ -22,6 +24,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -59,11 +62,23 @@ public final class StatusCommand implements Callable<Integer> {
     Map<String, String> environment = System.getenv();
     Path stateHome = StateHome.of(environment);
     List<LoginStatus> logins = LoginStatus.of(environment, stateHome, Instant.now());
+    List<SavedProjects.Saved> saved = SavedProjects.all(stateHome);
     if (format == OutputFormat.text) {
       // First, so that it shows before the usage error of a machine without projects.
-      logins.forEach(login -> spec.commandLine().getOut().println(login.words()));
+      boolean daemonRuns =
+          saved.stream().anyMatch(entry -> SavedProjects.runningPid(entry.stateDir()).isPresent());
+      for (LoginStatus login : logins) {
+        // A daemon started with its own token (as ./tmem demo's) is logged in, whatever this
+        // terminal is: "not logged in" would read as the daemon's trouble.
+        spec.commandLine()
+            .getOut()
+            .println(
+                daemonRuns && login.source().equals("none")
+                    ? "no login in this terminal; the running daemon uses its own token (as"
+                        + " `./tmem demo`'s does)"
+                    : login.words());
+      }
     }
-    List<SavedProjects.Saved> saved = SavedProjects.all(stateHome);
     List<Project> selected;
     List<SavedProjects.Saved> servedUnregistered = List.of();
     if (projects.named()) {
@@ -76,11 +91,17 @@ public final class StatusCommand implements Callable<Integer> {
       }
     }
     List<ProjectStatus> statuses = new ArrayList<>();
+    Optional<String> server = configuredServer(environment);
     for (Project project : selected) {
       boolean found = false;
       for (SavedProjects.Saved entry : saved) {
+        // A sync with another server than the configured one (a one-off `tmem sync` against a
+        // wrong URL) is shown only while a daemon serves it: it is not this project's sync.
         if (Path.of(entry.state().teamDir()).equals(project.teamDir())
-            && entry.state().repo().equalsIgnoreCase(project.repo())) {
+            && entry.state().repo().equalsIgnoreCase(project.repo())
+            && (server.isEmpty()
+                || sameServer(server.get(), entry.state().serverUrl())
+                || SavedProjects.runningPid(entry.stateDir()).isPresent())) {
           statuses.add(statusOf(entry));
           found = true;
         }
@@ -116,6 +137,23 @@ public final class StatusCommand implements Callable<Integer> {
                                 && entry.state().repo().equalsIgnoreCase(project.repo())))
         .filter(entry -> SavedProjects.runningPid(entry.stateDir()).isPresent())
         .toList();
+  }
+
+  /** The server the commands talk to now, or empty when none is configured. */
+  private static Optional<String> configuredServer(Map<String, String> environment) {
+    try {
+      return Optional.of(ServerConnection.fromEnvironment(environment).serverUrl());
+    } catch (RuntimeException none) {
+      return Optional.empty();
+    }
+  }
+
+  private static boolean sameServer(String one, String other) {
+    return stripSlash(one).equalsIgnoreCase(stripSlash(other));
+  }
+
+  private static String stripSlash(String url) {
+    return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
   }
 
   static String toJson(List<LoginStatus> logins, List<ProjectStatus> statuses)
@@ -192,7 +230,24 @@ public final class StatusCommand implements Callable<Integer> {
         held,
         state.blockedReason(),
         state.lastError(),
-        state.lastErrorAt());
+        state.lastErrorAt(),
+        state.forgotten().orElse(null),
+        keptToday(saved.stateDir()));
+  }
+
+  /** The keys of the copies kept today (local time) before the server replaced or deleted them. */
+  private static List<String> keptToday(Path stateDir) {
+    java.time.Instant midnight =
+        java.time.LocalDate.now().atStartOfDay(java.time.ZoneId.systemDefault()).toInstant();
+    try {
+      return KeptCopies.of(stateDir, System.getenv()).keptSince(midnight).stream()
+          .map(KeptCopies.Kept::key)
+          .distinct()
+          .sorted()
+          .toList();
+    } catch (IOException unreadable) {
+      return List.of();
+    }
   }
 
   static ProjectStatus neverSynced(Project project) {
@@ -213,7 +268,9 @@ public final class StatusCommand implements Callable<Integer> {
         null,
         null,
         null,
-        null);
+        null,
+        null,
+        List.of());
   }
 
   static String text(ProjectStatus status) {
@@ -288,6 +345,18 @@ public final class StatusCommand implements Callable<Integer> {
     }
     if (status.blocked() != null) {
       line(out, "stopped", "pushing stopped until you act: " + status.blocked());
+    }
+    if (status.serverForgot() != null) {
+      line(out, "forgot", status.serverForgot());
+    }
+    if (!status.keptToday().isEmpty()) {
+      line(
+          out,
+          "kept today",
+          status.keptToday().size()
+              + " file(s) kept before the server replaced or deleted them: "
+              + String.join(", ", status.keptToday().stream().map(Display::key).toList())
+              + "; `tmem team restore` lists and brings them back");
     }
     if (status.lastError() != null) {
       line(out, "last error", status.lastError() + " (" + status.lastErrorAt() + ")");

@@ -2,7 +2,6 @@ package dev.teammemory.daemon.cli;
 
 import dev.teammemory.daemon.command.ExitCode;
 import dev.teammemory.daemon.command.ProjectOptions;
-import dev.teammemory.daemon.command.UserError;
 import dev.teammemory.daemon.home.StateHome;
 import dev.teammemory.daemon.login.ServerConnection;
 import dev.teammemory.daemon.secrets.SecretGuard;
@@ -35,7 +34,8 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     description = {
       "Pulls and pushes team memory once, now, and exits.",
-      "Exit status: 0 synced; 1 a pull or push failed or a file could not sync; 2 usage or configuration."
+      "Exit status: 0 synced (or a running daemon syncs it); 1 a pull or push failed or a file"
+          + " could not sync; 2 usage or configuration."
     })
 public final class SyncCommand implements Callable<Integer> {
 
@@ -61,7 +61,9 @@ public final class SyncCommand implements Callable<Integer> {
             SyncEngine.open(target, client, connection.tokens(), guard, SyncSettings.defaults())) {
           report = engine.syncOnce();
         } catch (SyncEngine.AlreadySyncing busy) {
-          throw UserError.problem(busy.getMessage());
+          // A running daemon syncs this folder: nothing to do here, and nothing failed.
+          out.println(target.repo() + " (" + target.teamDir() + "): " + busy.getMessage());
+          continue;
         }
         allGood &= print(target, report, out, err);
       }

@@ -1,5 +1,7 @@
 package dev.teammemory.daemon.cli;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
+
 import dev.teammemory.daemon.command.ExitCode;
 import dev.teammemory.daemon.command.ProjectOptions;
 import dev.teammemory.daemon.command.UserError;
@@ -8,6 +10,7 @@ import dev.teammemory.daemon.home.StateHome;
 import dev.teammemory.daemon.login.ServerConnection;
 import dev.teammemory.daemon.sync.DeleteConfirmation;
 import dev.teammemory.daemon.sync.Display;
+import dev.teammemory.daemon.sync.KeptCopies;
 import dev.teammemory.daemon.sync.Project;
 import dev.teammemory.daemon.sync.SavedProjects;
 import dev.teammemory.daemon.sync.SyncState;
@@ -25,11 +28,15 @@ import dev.teammemory.protocol.client.Response;
 import dev.teammemory.protocol.client.TeamMemoryClient;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import java.util.function.Predicate;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -64,6 +71,7 @@ public final class TeamCommand implements Runnable {
 
     @Parameters(
         index = "0",
+        arity = "0..1",
         paramLabel = "KEY",
         description = "The key: a path under team/, e.g. testing/no-mocks.md")
     String key;
@@ -71,6 +79,9 @@ public final class TeamCommand implements Runnable {
     @Override
     public Integer call() throws IOException {
       Map<String, String> environment = System.getenv();
+      if (key == null) {
+        throw UserError.usage("a KEY is needed: a path under team/, e.g. testing/no-mocks.md");
+      }
       Optional<String> violation = Keys.violation(key);
       if (violation.isPresent()) {
         throw UserError.usage(
@@ -106,7 +117,7 @@ public final class TeamCommand implements Runnable {
                 "cannot reach the server: " + failure.reason() + "; try again later";
             case Response.NotFound<?> notFound ->
                 project.repo() + " does not exist on the server or you cannot see it (404)";
-            default -> "unexpected answer " + response.getClass().getSimpleName();
+            default -> "the server gave an answer this command does not expect";
           };
       return UserError.problem(
           "could not " + action + " " + Display.key(key) + " in " + project.repo() + ": " + why);
@@ -115,7 +126,7 @@ public final class TeamCommand implements Runnable {
     /**
      * The named project, else the registered one containing the current folder, else the only one.
      */
-    private Project project(Path stateHome) {
+    Project project(Path stateHome) {
       List<Project> candidates = projects.select(stateHome);
       if (candidates.size() == 1) {
         return candidates.get(0);
@@ -198,20 +209,27 @@ public final class TeamCommand implements Runnable {
   static final class History extends KeyCommand {
     @Override
     int run(Project project, TeamMemoryClient client, PrintWriter out) {
-      Response<EntryHistory> response = client.history(project.repo(), key);
-      if (response instanceof Response.Ok<EntryHistory> ok) {
-        for (EntryHistory.Version version : ok.body().versions()) {
-          out.println(
-              "version "
-                  + version.version()
-                  + "  "
-                  + version.at()
-                  + "  "
-                  + version.author()
-                  + "  "
-                  + version.checksum().substring(0, 19)
-                  + (version.deleted() ? "  (deleted)" : ""));
-        }
+      Response<EntryHistory> response =
+          eachPage(
+              client,
+              project.repo(),
+              key,
+              page -> {
+                for (EntryHistory.Version version : page.versions()) {
+                  out.println(
+                      "version "
+                          + version.version()
+                          + "  "
+                          + version.at()
+                          + "  "
+                          + version.author()
+                          + "  "
+                          + version.checksum().substring(0, 19)
+                          + (version.deleted() ? "  (deleted)" : ""));
+                }
+                return true;
+              });
+      if (response instanceof Response.Ok<EntryHistory>) {
         out.println("restore one with: tmem team restore " + Display.key(key) + " --version N");
         return ExitCode.OK;
       }
@@ -224,12 +242,23 @@ public final class TeamCommand implements Runnable {
   }
 
   /**
-   * {@code tmem team restore KEY --version N}: puts an old version back, here and on the server.
+   * {@code tmem team restore}: without arguments lists the copies the daemon kept before the server
+   * replaced or deleted a file; {@code KEY} brings back the newest kept copy of a file, {@code
+   * --sync WHEN} every file kept in one sync; {@code KEY --version N} puts an old version back from
+   * the server's history, here and on the server. A local file that a restore replaces is kept
+   * first in turn.
    */
   @Command(
       name = "restore",
-      description =
-          "Makes version N of KEY current again on the server, and writes it to the local team folder.")
+      description = {
+        "Brings back what the daemon kept, or an old version from the server.",
+        "  tmem team restore                 lists the copies kept before the server replaced or"
+            + " deleted a file",
+        "  tmem team restore KEY             brings back the newest kept copy of KEY",
+        "  tmem team restore --sync WHEN     brings back every file kept in that sync",
+        "  tmem team restore KEY --version N makes version N of KEY current again on the server"
+            + " and here"
+      })
   static final class Restore extends KeyCommand {
     // Its own --version takes the standard -V/--version's name, and with it the standard --help.
     @Option(
@@ -240,20 +269,114 @@ public final class TeamCommand implements Runnable {
 
     @Option(
         names = "--version",
-        required = true,
         paramLabel = "N",
-        description = "The version (see tmem team history KEY).")
-    long version;
+        description = "The version on the server (see tmem team history KEY).")
+    Long version;
+
+    @Option(
+        names = "--sync",
+        paramLabel = "WHEN",
+        description = "The sync whose kept copies to bring back (as the list names it).")
+    String sync;
+
+    @Override
+    public Integer call() throws IOException {
+      if (version != null) {
+        return super.call();
+      }
+      Environment environment = Environment.system();
+      Path stateHome = StateHome.of(environment);
+      Project project = project(stateHome);
+      String serverUrl = ServerConnection.fromEnvironment(environment.variables()).serverUrl();
+      KeptCopies kept =
+          KeptCopies.of(
+              SyncTarget.of(serverUrl, project, stateHome).stateDir(), environment.variables());
+      PrintWriter out = spec.commandLine().getOut();
+      List<KeptCopies.Kept> copies = kept.list();
+      if (key == null && sync == null) {
+        if (copies.isEmpty()) {
+          out.println(project.repo() + ": no kept copies");
+          return ExitCode.OK;
+        }
+        out.println(project.repo() + ": copies kept before the server replaced or deleted them");
+        for (KeptCopies.Kept copy : copies) {
+          out.println(
+              "  "
+                  + copy.when()
+                  + "  "
+                  + Display.key(copy.key())
+                  + "  ("
+                  + copy.bytes()
+                  + " bytes)");
+        }
+        out.println(
+            "bring one back with `tmem team restore KEY [--sync WHEN]`, a whole sync with"
+                + " `tmem team restore --sync WHEN`");
+        return ExitCode.OK;
+      }
+      List<KeptCopies.Kept> chosen = new ArrayList<>();
+      for (KeptCopies.Kept copy : copies) {
+        boolean keyMatches = key == null || copy.key().equals(key);
+        boolean syncMatches = sync == null || copy.when().equals(sync.replace(':', '-'));
+        boolean first = chosen.stream().noneMatch(c -> c.key().equals(copy.key()));
+        if (keyMatches && syncMatches && first) {
+          chosen.add(copy); // newest first: the newest copy of each key
+        }
+      }
+      if (chosen.isEmpty()) {
+        throw UserError.problem(
+            "no kept copy of "
+                + (key == null ? "any file" : Display.key(key))
+                + (sync == null ? "" : " in the sync " + sync)
+                + ": see tmem team restore");
+      }
+      TeamFolder folder = new TeamFolder(project.teamDir());
+      String now = Instant.now().toString();
+      for (KeptCopies.Kept copy : chosen) {
+        byte[] bytes = Files.readAllBytes(copy.file());
+        if (!Checksums.isValidUtf8(bytes)) {
+          out.println("not restored " + Display.key(copy.key()) + ": not UTF-8");
+          continue;
+        }
+        keepLocal(folder, kept, copy.key(), bytes, now);
+        Optional<String> refusal = folder.write(copy.key(), new String(bytes, UTF_8));
+        out.println(
+            refusal
+                .map(reason -> "not restored " + Display.key(copy.key()) + ": " + reason)
+                .orElse(
+                    "restored "
+                        + Display.key(copy.key())
+                        + " as kept at "
+                        + copy.when()
+                        + " in "
+                        + project.teamDir()));
+      }
+      out.println("a running daemon sends the restored files as local edits");
+      return ExitCode.OK;
+    }
 
     @Override
     int run(Project project, TeamMemoryClient client, PrintWriter out) throws IOException {
-      Response<EntryHistory> history = client.history(project.repo(), key);
-      if (!(history instanceof Response.Ok<EntryHistory> ok)) {
+      List<EntryHistory.Version> found = new ArrayList<>();
+      Response<EntryHistory> history =
+          eachPage(
+              client,
+              project.repo(),
+              key,
+              page -> {
+                page.versions().stream()
+                    .filter(v -> v.version() == version && !v.deleted())
+                    .findFirst()
+                    .ifPresent(found::add);
+                // Pages go from newest to oldest: past N, no later page holds it.
+                return found.isEmpty()
+                    && page.versions().stream().allMatch(v -> v.version() > version);
+              });
+      if (!(history instanceof Response.Ok<EntryHistory>)) {
         throw failure("read the history of", project, history);
       }
       EntryHistory.Version wanted =
-          ok.body().versions().stream()
-              .filter(v -> v.version() == version && !v.deleted())
+          found.stream()
               .findFirst()
               .orElseThrow(
                   () ->
@@ -277,7 +400,15 @@ public final class TeamCommand implements Runnable {
       if (!(put instanceof Response.Ok<PutResponse>)) {
         throw failure("restore", project, put);
       }
-      Optional<String> refusal = new TeamFolder(project.teamDir()).write(key, wanted.content());
+      Environment environment = Environment.system();
+      Path stateHome = StateHome.of(environment);
+      String serverUrl = ServerConnection.fromEnvironment(environment.variables()).serverUrl();
+      KeptCopies kept =
+          KeptCopies.of(
+              SyncTarget.of(serverUrl, project, stateHome).stateDir(), environment.variables());
+      TeamFolder folder = new TeamFolder(project.teamDir());
+      keepLocal(folder, kept, key, wanted.content().getBytes(UTF_8), Instant.now().toString());
+      Optional<String> refusal = folder.write(key, wanted.content());
       out.println(
           "restored version "
               + version
@@ -292,6 +423,39 @@ public final class TeamCommand implements Runnable {
                   .map(reason -> "; not written locally: " + reason)
                   .orElse(" and in " + project.teamDir()));
       return ExitCode.OK;
+    }
+
+    /** Keeps the local file a restore is about to replace, unless it already has those bytes. */
+    private static void keepLocal(
+        TeamFolder folder, KeptCopies kept, String key, byte[] replacement, String now)
+        throws IOException {
+      Optional<byte[]> local = folder.localBytes(key);
+      if (local.isPresent() && !java.util.Arrays.equals(local.get(), replacement)) {
+        kept.keep(key, local.get(), now);
+      }
+    }
+  }
+
+  /** The most pages of one key's history read: far beyond what the server keeps of a key. */
+  private static final int MAX_HISTORY_PAGES = 1000;
+
+  /**
+   * Reads KEY's history page by page, newest first, handing each to {@code more} until it says stop
+   * or no page is left; the answer is the last page's, or the first failure.
+   */
+  private static Response<EntryHistory> eachPage(
+      TeamMemoryClient client, String repo, String key, Predicate<EntryHistory> more) {
+    Optional<String> page = Optional.empty();
+    for (int read = 0; ; read++) {
+      Response<EntryHistory> response = client.history(repo, key, page);
+      if (!(response instanceof Response.Ok<EntryHistory> ok)
+          || !more.test(ok.body())
+          || ok.body().next().isEmpty()
+          || ok.body().next().equals(page)
+          || read == MAX_HISTORY_PAGES) {
+        return response;
+      }
+      page = ok.body().next();
     }
   }
 

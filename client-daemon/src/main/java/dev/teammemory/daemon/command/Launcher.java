@@ -8,7 +8,6 @@ import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.List;
 import picocli.CommandLine;
 
 /**
@@ -64,15 +63,24 @@ public final class Launcher {
     Environment environment = Environment.system();
     Path javaUserHome = Path.of(System.getProperty("user.home"));
     try {
-      List<Path> moved = LegacyStateMove.move(environment, javaUserHome);
-      if (!moved.isEmpty()) {
-        err.println(
-            "tmem: moved "
-                + moved.size()
-                + " state entries from "
-                + javaUserHome.resolve(".local/state/tmem")
-                + " to "
-                + StateHome.of(environment));
+      switch (LegacyStateMove.move(environment, javaUserHome)) {
+        case LegacyStateMove.Result.Moved moved ->
+            err.println(
+                "tmem: moved "
+                    + moved.entries().size()
+                    + " state entries from "
+                    + javaUserHome.resolve(".local/state/tmem")
+                    + " to "
+                    + StateHome.of(environment));
+        case LegacyStateMove.Result.LeftAlone left ->
+            err.println(
+                "tmem: not moving the state in "
+                    + left.from()
+                    + " to "
+                    + StateHome.of(environment)
+                    + ": "
+                    + left.why());
+        case LegacyStateMove.Result.Nothing nothing -> {}
       }
     } catch (IOException | RuntimeException failed) {
       err.println(

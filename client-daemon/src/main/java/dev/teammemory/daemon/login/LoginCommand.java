@@ -28,10 +28,11 @@ import picocli.CommandLine.Option;
     name = "login",
     mixinStandardHelpOptions = true,
     description = {
-      "Logs in to a team-memory server with your GitHub account (GitHub's device flow: you enter a"
-          + " one-time code in your browser) and stores the token, readable only by you, in"
-          + " credentials.json in the daemon's state folder ($XDG_STATE_HOME/tmem, by default"
-          + " ~/.local/state/tmem).",
+      "Logs in to a team-memory server with your GitHub account.",
+      "GitHub's device flow: you enter a one-time code in your browser. The token is stored,"
+          + " readable only by you, in credentials.json in the daemon's state folder:",
+      // A line of its own, so that no wrapping ever breaks the path.
+      "  $XDG_STATE_HOME/tmem, by default ~/.local/state/tmem",
       "One login serves every repository on that server. TMEM_TOKEN, when set, overrides it."
     })
 public final class LoginCommand extends EngineCommand {

@@ -1,7 +1,10 @@
 package dev.teammemory.daemon.sync;
 
 import dev.teammemory.protocol.client.Response;
+import dev.teammemory.protocol.client.TeamMemoryClient;
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /** What one pull came to. */
 public sealed interface PullOutcome {
@@ -21,8 +24,20 @@ public sealed interface PullOutcome {
   /** The repository still has the checksum we know ({@code 304}). */
   record Unchanged() implements PullOutcome {}
 
-  /** The server could not be reached or failed; retried with backoff. */
-  record Offline(String reason) implements PullOutcome {}
+  /**
+   * The server could not be reached or failed; retried with backoff, not before {@code retryAfter}
+   * when the server said so.
+   */
+  record Offline(String reason, Optional<Duration> retryAfter) implements PullOutcome {
+    public Offline {
+      java.util.Objects.requireNonNull(reason, "reason is null");
+      java.util.Objects.requireNonNull(retryAfter, "retryAfter is null");
+    }
+
+    public Offline(String reason) {
+      this(reason, Optional.empty());
+    }
+  }
 
   /** {@code 401} or {@code 403}: nothing to do until the user acts. */
   record NoAccess(String reason) implements PullOutcome {}
@@ -35,12 +50,14 @@ public sealed interface PullOutcome {
    * Offline}, an unknown or refused token {@link NoAccess}, anything else {@link Failed}, naming
    * {@code request} ("the export", say).
    */
-  static PullOutcome notPulled(Response<?> answer, String repo, String request) {
+  static PullOutcome notPulled(
+      Response<?> answer, String repo, String request, TeamMemoryClient client) {
     return switch (answer) {
-      case Response.TransportFailure<?> failure -> new Offline(failure.reason());
+      case Response.TransportFailure<?> failure ->
+          new Offline(failure.reason(), failure.retryAfter());
       case Response.Unauthorized<?> unauthorized -> new NoAccess(Failures.unauthorized());
       case Response.Rejected<?> rejected when rejected.status() == 403 ->
-          new NoAccess(Failures.forbidden(repo, "read"));
+          new NoAccess(Failures.forbidden(repo, "read", client));
       case Response.Rejected<?> rejected ->
           new Failed(
               "the server refused "

@@ -2,8 +2,10 @@ package dev.teammemory.daemon.sync;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
-import dev.teammemory.daemon.files.AtomicFiles;
+import dev.teammemory.protocol.AuthConfig;
 import dev.teammemory.protocol.Checksums;
+import dev.teammemory.protocol.HashesView;
+import dev.teammemory.protocol.MemoryStoreLocation;
 import dev.teammemory.protocol.RepositorySnapshot;
 import dev.teammemory.protocol.VersionChanges;
 import dev.teammemory.protocol.client.MemoryStoreClient;
@@ -11,15 +13,17 @@ import dev.teammemory.protocol.client.Response;
 import dev.teammemory.protocol.client.TeamMemoryClient;
 import dev.teammemory.protocol.store.ExportSummary;
 import dev.teammemory.protocol.store.MemoryPage;
+import dev.teammemory.protocol.store.StoreRef;
 import dev.teammemory.protocol.store.StoredMemory;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.logging.Logger;
 
@@ -35,13 +39,48 @@ final class Puller {
   private final String repo;
   private final TeamMemoryClient client;
   private final TeamFolder folder;
-  private final Path savedCopies;
+  private final KeptCopies keptCopies;
 
-  Puller(String repo, TeamMemoryClient client, TeamFolder folder, Path savedCopies) {
+  Puller(String repo, TeamMemoryClient client, TeamFolder folder, KeptCopies keptCopies) {
     this.repo = repo;
     this.client = client;
     this.folder = folder;
-    this.savedCopies = savedCopies;
+    this.keptCopies = keptCopies;
+  }
+
+  /**
+   * Decides the transport: when the server serves the Memory Stores API, the repository's store,
+   * created if it has none yet (which needs push access; a reader keeps {@code team_memory}). Files
+   * then sync one by one. A store that differs from the one the ledger knew is noted by the ledger
+   * ({@link SyncLedger#storeIs}); the next whole read decides whether the server forgot.
+   */
+  void learnStore(SyncLedger ledger) {
+    // A server that offers GitHub login says whether it serves the API; one with static tokens
+    // only answers 404 here, and the store lookup below decides.
+    if (client.authConfig() instanceof Response.Ok<AuthConfig> config
+        && config.body().memoryStoresPath().isEmpty()) {
+      ledger.storeIs(Optional.empty());
+      return;
+    }
+    Optional<String> before = ledger.storeId();
+    switch (client.memoryStore(repo)) {
+      case Response.Ok<MemoryStoreLocation> ok -> ledger.storeIs(Optional.of(ok.body().path()));
+      case Response.NotFound<MemoryStoreLocation> none -> {
+        if (client.memoryStores().createStore(repo) instanceof Response.Ok<StoreRef> made) {
+          ledger.storeIs(Optional.of("/v1/memory_stores/" + made.body().id()));
+        } else {
+          ledger.storeIs(Optional.empty());
+        }
+      }
+      default -> {
+        // Unknown for now (offline, no access): keep what we knew.
+      }
+    }
+    if (!ledger.storeId().equals(before)) {
+      ledger
+          .storeId()
+          .ifPresent(id -> LOG.info(repo + ": syncing file by file through memory store " + id));
+    }
   }
 
   PullOutcome pull(SyncLedger ledger, boolean onlyIfChanged) {
@@ -53,10 +92,16 @@ final class Puller {
           apply(
               ledger, ok.body().content().entries(), ok.body().deletedKeys(), ok.body().checksum());
       case Response.NotModified<RepositorySnapshot> notModified -> new PullOutcome.Unchanged();
-      // A 404 on a read means a repository nobody wrote yet: empty.
-      case Response.NotFound<RepositorySnapshot> notFound ->
-          apply(ledger, Map.of(), Map.of(), Checksums.EMPTY);
-      default -> PullOutcome.notPulled(response, repo, "the pull");
+      // A 404 on a read means a repository nobody wrote yet: empty. When this daemon has synced
+      // files with it, that is the server's word that it forgot the repository.
+      case Response.NotFound<RepositorySnapshot> notFound -> {
+        if (!ledger.syncedChecksums().isEmpty()
+            && !ledger.repositoryChecksum().equals(Checksums.EMPTY)) {
+          ledger.serverForgot("it answers that the repository was never written");
+        }
+        yield apply(ledger, Map.of(), Map.of(), Checksums.EMPTY);
+      }
+      default -> PullOutcome.notPulled(response, repo, "the pull", client);
     };
   }
 
@@ -98,7 +143,7 @@ final class Puller {
           // Deleted since the feed answered; the next change names the delete.
         }
         default -> {
-          return PullOutcome.notPulled(memory, repo, "the read of memory " + id.get());
+          return PullOutcome.notPulled(memory, repo, "the read of memory " + id.get(), client);
         }
       }
     }
@@ -114,6 +159,14 @@ final class Puller {
    * listing of ids.
    */
   PullOutcome pullWhole(SyncLedger ledger) {
+    return pullWhole(ledger, true);
+  }
+
+  /**
+   * {@code lookUpOn404}: a {@code 404} on the export asks the store lookup whether the store is
+   * still the one the ledger knows (once: the read of a store just learned never asks again).
+   */
+  private PullOutcome pullWhole(SyncLedger ledger, boolean lookUpOn404) {
     String storeId = ledger.storeId().orElseThrow();
     Map<String, String> entries = new TreeMap<>();
     Map<String, String> ids = new TreeMap<>();
@@ -130,47 +183,81 @@ final class Puller {
       case Response.Ok<ExportSummary> ok when ok.body().version().isPresent() ->
           startOver(ledger, entries, ids, ok.body().version().getAsLong());
       case Response.Ok<ExportSummary> unversioned -> pullWholeByTeamMemory(ledger);
+      case Response.NotFound<ExportSummary> noExport when lookUpOn404 -> {
+        // Either a server without the export, or a store it no longer knows (a new install, a
+        // restore): the store lookup decides.
+        learnStore(ledger);
+        if (ledger.storeId().equals(Optional.of(storeId))) {
+          yield pullWholeByTeamMemory(ledger);
+        }
+        LOG.info(repo + ": the server no longer knows memory store " + storeId + "; reading anew");
+        yield ledger.storeId().isEmpty() ? pull(ledger, false) : pullWhole(ledger, false);
+      }
       case Response.NotFound<ExportSummary> noExport -> pullWholeByTeamMemory(ledger);
-      default -> PullOutcome.notPulled(response, repo, "the export");
+      default -> PullOutcome.notPulled(response, repo, "the export", client);
     };
   }
 
   /**
-   * Applies a whole export. It has no tombstones, so a file this daemon synced that the store no
-   * longer has counts as deleted on the server, and goes here too when unchanged since; unless so
-   * many are missing at once ({@link PushPlanner#holdsDeletes}) that the store looks emptied or
-   * replaced rather than edited: then the files stay and the log says so.
+   * Applies a whole export. Absence is no evidence: the export has no tombstones, so a file this
+   * daemon synced that the store lacks goes here too only when the server holds a tombstone for it
+   * (a teammate deleted it), and the mass-delete hold applies ({@link PushPlanner#holdsDeletes}). A
+   * read that shows the server forgot ({@link SyncLedger#weighWholeRead}) deletes nothing and puts
+   * this folder back.
    */
   private PullOutcome startOver(
       SyncLedger ledger, Map<String, String> entries, Map<String, String> ids, long version) {
     Map<String, String> checksums = new TreeMap<>();
     entries.forEach((key, content) -> checksums.put(key, Checksums.ofContent(content)));
-    Map<String, String> gone = new TreeMap<>();
-    ledger
-        .syncedChecksums()
-        .forEach(
-            (key, checksum) -> {
-              if (!entries.containsKey(key)) {
-                gone.put(key, checksum);
-              }
-            });
-    if (PushPlanner.holdsDeletes(gone.size(), ledger.syncedChecksums().size())) {
-      LOG.warning(
-          repo
-              + ": the server no longer has "
-              + gone.size()
-              + " of the "
-              + ledger.syncedChecksums().size()
-              + " synced files; keeping them here (too many at once to be a teammate's deletes)");
-      gone.clear();
-    }
     String repositoryChecksum = Checksums.ofRepository(checksums);
-    PullOutcome outcome = apply(ledger, entries, gone, repositoryChecksum);
+    boolean forgot = ledger.weighWholeRead(version, repositoryChecksum);
+    Map<String, String> tombstones = new TreeMap<>();
+    if (!forgot) {
+      List<String> absent = new ArrayList<>();
+      ledger
+          .syncedChecksums()
+          .forEach(
+              (key, checksum) -> {
+                if (!entries.containsKey(key)) {
+                  absent.add(key);
+                }
+              });
+      if (!absent.isEmpty()) {
+        Optional<Map<String, String>> deleted = tombstones();
+        if (deleted.isEmpty()) {
+          return new PullOutcome.Offline("could not read the server's deleted keys");
+        }
+        absent.stream()
+            .filter(deleted.get()::containsKey)
+            .forEach(key -> tombstones.put(key, deleted.get().get(key)));
+      }
+      if (PushPlanner.holdsDeletes(tombstones.size(), ledger.syncedChecksums().size())) {
+        LOG.warning(
+            repo
+                + ": the server deleted "
+                + tombstones.size()
+                + " of the "
+                + ledger.syncedChecksums().size()
+                + " synced files; keeping them here (too many at once): delete them here if"
+                + " that was meant");
+        tombstones.clear();
+      }
+    }
+    PullOutcome outcome = apply(ledger, entries, tombstones, repositoryChecksum);
     if (outcome instanceof PullOutcome.Pulled) {
       ledger.memoryIdsAre(ids);
       ledger.versionIs(version, repositoryChecksum);
     }
     return outcome;
+  }
+
+  /** The server's tombstones ({@code deletedKeys} of the hashes view); empty when unreadable. */
+  private Optional<Map<String, String>> tombstones() {
+    return switch (client.fetchHashes(repo)) {
+      case Response.Ok<HashesView> ok -> Optional.of(ok.body().deletedKeys());
+      case Response.NotFound<HashesView> never -> Optional.of(Map.of());
+      default -> Optional.empty();
+    };
   }
 
   /** The whole repository by the {@code team_memory} GET, then the memory id of every key. */
@@ -201,7 +288,7 @@ final class Puller {
       if (!(response instanceof Response.Ok<MemoryPage> ok)) {
         return Optional.of(
             response instanceof Response.TransportFailure<MemoryPage> failure
-                ? new PullOutcome.Offline(failure.reason())
+                ? new PullOutcome.Offline(failure.reason(), failure.retryAfter())
                 : new PullOutcome.Failed("listing the memory store failed"));
       }
       ok.body().memories().forEach(memory -> ids.put(memory.key(), memory.id()));
@@ -211,15 +298,16 @@ final class Puller {
     return Optional.empty();
   }
 
-  /** Copies the local file of the key to {@code <state>/replaced/<time>/<key>}. */
-  private String saveAside(String key, String now) throws IOException {
-    Optional<String> content = folder.read(key);
-    Path copy = savedCopies.resolve(now.replace(':', '-')).resolve(key);
-    if (!copy.normalize().startsWith(savedCopies)) {
-      throw new IOException("the key does not fit under " + savedCopies);
+  /**
+   * Keeps the local file of the key, its exact bytes, under {@code <state>/replaced/<when>/<key>}
+   * before the server's version replaces it or the server's delete removes it. Returns the copy.
+   */
+  private String saveAside(String key, String when) throws IOException {
+    Optional<byte[]> bytes = folder.bytes(key);
+    if (bytes.isEmpty()) {
+      throw new IOException("it can no longer be read");
     }
-    AtomicFiles.write(copy, content.orElse("").getBytes(UTF_8));
-    return copy.toString();
+    return keptCopies.keep(key, bytes.get(), when).toString();
   }
 
   private PullOutcome apply(
@@ -249,12 +337,18 @@ final class Puller {
     }
     int written = 0;
     int deleted = 0;
+    // Every copy this pull keeps goes into one folder: the sync `tmem team restore --sync` names.
+    String when = ledger.nowText();
     List<String> conflicts = new ArrayList<>();
     List<String> refusedNow = new ArrayList<>();
     Map<String, String> serverChecksums = new HashMap<>();
     if (version.isEmpty()) {
       ledger.refusalsCleared();
     }
+    Set<String> known = new HashSet<>(local.files().keySet());
+    known.addAll(local.skipped().keySet());
+    known.addAll(ledger.syncedChecksums().keySet());
+    Map<String, String> sameFile = SameFileKeys.clashes(entries.keySet(), known);
     for (Map.Entry<String, String> entry : entries.entrySet()) {
       String key = entry.getKey();
       String content = entry.getValue();
@@ -263,7 +357,8 @@ final class Puller {
       if (version.isPresent()) {
         ledger.serverHas(key, theirs);
       }
-      Optional<String> refusal = folder.refusal(key);
+      Optional<String> refusal =
+          Optional.ofNullable(sameFile.get(key)).or(() -> folder.refusal(key));
       if (refusal.isPresent()) {
         ledger.refused(key, refusal.get());
         refusedNow.add(key);
@@ -286,6 +381,16 @@ final class Puller {
         ledger.agreed(key, theirs);
         continue;
       }
+      if (ledger.reconciling() && ledger.wentBack() && mine != null) {
+        // The server went back to a backup and holds an older copy: the one here is what this
+        // daemon last synced or a later edit, so it goes back up over the server's, which stays
+        // in the server's history, named as a conflict. (After a replacement by an empty
+        // server, what it holds was sent since by a teammate's daemon: the usual rules apply.)
+        ledger.forgetSynced(key);
+        ledger.conflict(key, theirs, mine);
+        conflicts.add(key);
+        continue;
+      }
       if (mine == null && theirs.equals(base)) {
         // Deleted here after it synced, and unchanged on the server: a local delete on its way
         // (or held), never undone by a pull.
@@ -301,11 +406,12 @@ final class Puller {
         continue;
       }
       String savedCopy = null;
-      if (mine != null && base == null) {
-        // Never synced, so no sign of a local edit: the server wins, as in the reference client,
-        // but the local file is saved first so that nothing is lost.
+      if (mine != null) {
+        // Never synced (no sign of a local edit: the server wins, as in the reference client), or
+        // unchanged since it synced: either way the local file is kept first, so that whatever
+        // the server sends, nothing here is lost.
         try {
-          savedCopy = saveAside(key, ledger.nowText());
+          savedCopy = saveAside(key, when);
         } catch (IOException e) {
           ledger.failed(
               "could not save the local copy of " + Display.key(key) + " aside: " + e.getMessage());
@@ -329,15 +435,30 @@ final class Puller {
       }
       ledger.agreed(key, theirs);
       ledger.keptDeletionOver(key);
-      if (savedCopy != null) {
+      if (savedCopy != null && base == null) {
         ledger.replaced(key, theirs, mine, savedCopy);
         conflicts.add(key);
       }
       written++;
     }
+    if (ledger.reconciling()) {
+      // The server's tombstones and absences predate what this daemon synced: none is a delete.
+      // Every file here the server lacks goes back up (a create: it must not exist).
+      for (String key : List.copyOf(ledger.syncedChecksums().keySet())) {
+        if (!entries.containsKey(key)) {
+          ledger.resend(key);
+          ledger.notMissing(key);
+        }
+      }
+      deletedKeys = Map.of();
+      LOG.warning(ledger.repo() + ": " + ledger.serverForgotNote().orElse("the server forgot"));
+      ledger.reconciled();
+    }
     for (Map.Entry<String, String> tombstone : deletedKeys.entrySet()) {
       String key = tombstone.getKey();
-      if (entries.containsKey(key) || folder.refusal(key).isPresent()) {
+      if (entries.containsKey(key)
+          || sameFile.containsKey(key)
+          || folder.refusal(key).isPresent()) {
         continue;
       }
       if (version.isPresent()) {
@@ -352,6 +473,7 @@ final class Puller {
       }
       if (mine.equals(tombstone.getValue()) || mine.equals(base)) {
         try {
+          saveAside(key, when);
           if (folder.deleteIfUnchanged(key, mine)) {
             deleted++;
             ledger.keptDeletionOver(key);

@@ -1,6 +1,9 @@
 package dev.teammemory.daemon.sync;
 
+import dev.teammemory.protocol.client.Response;
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 /** What one push came to. */
 public sealed interface PushOutcome {
@@ -21,8 +24,24 @@ public sealed interface PushOutcome {
   /** The server refused the push in a way retrying cannot fix. */
   record Rejected(String reason) implements PushOutcome {}
 
-  /** The server could not be reached or failed; retried with backoff. */
-  record Offline(String reason) implements PushOutcome {}
+  /**
+   * The server could not be reached or failed; retried with backoff, not before {@code retryAfter}
+   * when the server said so.
+   */
+  record Offline(String reason, Optional<Duration> retryAfter) implements PushOutcome {
+    public Offline {
+      java.util.Objects.requireNonNull(reason, "reason is null");
+      java.util.Objects.requireNonNull(retryAfter, "retryAfter is null");
+    }
+
+    public Offline(String reason) {
+      this(reason, Optional.empty());
+    }
+
+    static Offline of(Response.TransportFailure<?> failure) {
+      return new Offline(failure.reason(), failure.retryAfter());
+    }
+  }
 
   /** {@code 401}, {@code 403} or a {@code 404} on PUT: pushing stops until the user acts. */
   record NoAccess(String reason) implements PushOutcome {}

@@ -1,5 +1,6 @@
 package dev.teammemory.daemon.sync;
 
+import dev.teammemory.daemon.files.FailureWords;
 import dev.teammemory.daemon.secrets.SecretGuard;
 import dev.teammemory.daemon.secrets.Verdict;
 import dev.teammemory.protocol.BatchPlanner;
@@ -78,8 +79,7 @@ final class Pusher {
       try {
         content = folder.read(key);
       } catch (IOException e) {
-        skips.put(
-            key, new SyncState.Skip(SkipReason.UNREADABLE, e.getClass().getSimpleName(), null));
+        skips.put(key, new SyncState.Skip(SkipReason.UNREADABLE, FailureWords.describe(e), null));
         continue;
       }
       if (content.isEmpty()) {
@@ -91,10 +91,11 @@ final class Pusher {
       }
       if (guard.check(key, content.get()) instanceof Verdict.Flagged flagged) {
         skips.put(key, new SyncState.Skip(SkipReason.SECRET, flagged.summary(), checksum));
+        // A key that holds the secret is logged masked: a log line never carries one.
         LOG.warning(
             repo
                 + ": not sending "
-                + Display.key(key)
+                + Display.key(flagged.inPath() ? guard.redact(key) : key)
                 + ": it contains a secret ("
                 + flagged.summary()
                 + ")");
@@ -103,6 +104,7 @@ final class Pusher {
       delta.put(key, content.get());
       checksums.put(key, checksum);
     }
+    sayNewSkips(ledger, skips);
     ledger.skipsAre(skips);
     noteMissing(ledger, plan);
     applyCap(ledger, delta, checksums);
@@ -122,6 +124,20 @@ final class Pusher {
       return failedDelete.get();
     }
     return sent;
+  }
+
+  /**
+   * Logs each skip the scan found that the last push did not (a secret is logged where it is
+   * found), so that the log names a refused file once, as {@code tmem status} does while it lasts.
+   */
+  private void sayNewSkips(SyncLedger ledger, Map<String, SyncState.Skip> skips) {
+    skips.forEach(
+        (key, skip) -> {
+          if (skip.reason() != SkipReason.SECRET
+              && !ledger.skip(key).map(SyncState.Skip::reason).equals(Optional.of(skip.reason()))) {
+            LOG.warning(repo + ": not sending " + Display.key(key) + ": " + skip.inWords());
+          }
+        });
   }
 
   /** Remembers which synced files are missing and whether deletes are held, and says so once. */
@@ -183,11 +199,11 @@ final class Pusher {
           return Optional.of(new PushOutcome.NoAccess(Failures.unauthorized()));
         }
         case Response.TransportFailure<?> failure -> {
-          return Optional.of(new PushOutcome.Offline(failure.reason()));
+          return Optional.of(PushOutcome.Offline.of(failure));
         }
         case Response.Rejected<?> rejected -> {
           if (rejected.status() == 403) {
-            return Optional.of(new PushOutcome.NoAccess(Failures.forbidden(repo, "write")));
+            return Optional.of(new PushOutcome.NoAccess(Failures.forbidden(repo, "write", client)));
           }
           ledger.notMissing(delete.key());
           ledger.failed(
@@ -242,6 +258,7 @@ final class Pusher {
           checkpoint.acknowledged(1);
         }
         case FileResult.Skipped skipped -> ledger.skipped(key, skipped.skip());
+        case FileResult.Theirs theirs -> ledger.wantPull();
         case FileResult.Stopped stopped -> {
           return stopped.outcome();
         }
@@ -276,6 +293,9 @@ final class Pusher {
 
     /** Refused for this content (a secret, a bad path): not sent again until edited. */
     record Skipped(SyncState.Skip skip) implements FileResult {}
+
+    /** The server's version stands (this one is older); the pull brings it, keeping this one. */
+    record Theirs() implements FileResult {}
 
     /** The push stops (offline, no access); the outcome says why. */
     record Stopped(PushOutcome outcome) implements FileResult {}
@@ -321,6 +341,12 @@ final class Pusher {
         ledger.acknowledged(key, checksum, checksum);
         return new FileResult.Written(false);
       }
+      if (ledger.resentUnchanged(key, checksum)) {
+        // Sent again after the server forgot, unchanged here since this daemon last synced it,
+        // and a teammate's daemon sent its version first: that one is as new or newer, so it
+        // stands, and the pull writes it here after keeping this copy.
+        return new FileResult.Theirs();
+      }
       if (!ledger.syncedChecksum(key).equals(Optional.of(theirs.get().checksum()))) {
         ledger.conflict(key, theirs.get().checksum(), checksum);
         overTheirs = true;
@@ -348,7 +374,8 @@ final class Pusher {
       }
       case Response.Rejected<StoredMemory> rejected -> {
         if (rejected.status() == 403) {
-          yield new FileResult.Stopped(new PushOutcome.NoAccess(Failures.forbidden(repo, "write")));
+          yield new FileResult.Stopped(
+              new PushOutcome.NoAccess(Failures.forbidden(repo, "write", client)));
         }
         SyncState.Skip skip = StoreRefusal.skipOf(rejected.status(), rejected.error(), checksum);
         LOG.warning(repo + ": the server refused " + Display.key(key) + " (" + skip.detail() + ")");
@@ -357,7 +384,7 @@ final class Pusher {
       case Response.Unauthorized<StoredMemory> unauthorized ->
           new FileResult.Stopped(new PushOutcome.NoAccess(Failures.unauthorized()));
       case Response.TransportFailure<StoredMemory> failure ->
-          new FileResult.Stopped(new PushOutcome.Offline(failure.reason()));
+          new FileResult.Stopped(PushOutcome.Offline.of(failure));
       case Response.TooManyEntries<StoredMemory> tooMany -> {
         ledger.learnedCap(tooMany.maxEntries());
         yield new FileResult.Skipped(
@@ -521,7 +548,7 @@ final class Pusher {
           if (dropReason.isEmpty() || named.isEmpty()) {
             return new BatchResult.Stopped(
                 rejected.status() == 403
-                    ? new PushOutcome.NoAccess(Failures.forbidden(repo, "write"))
+                    ? new PushOutcome.NoAccess(Failures.forbidden(repo, "write", client))
                     : new PushOutcome.Rejected(
                         "the server refused the push: "
                             + Failures.describe(rejected.status(), rejected.error())));
@@ -541,13 +568,19 @@ final class Pusher {
           }
         }
         case Response.NotFound<PutResponse> notFound -> {
-          return new BatchResult.Stopped(new PushOutcome.NoAccess(Failures.notFoundOnPut(repo)));
+          // The repository, or the whole server? Only a Team Memory server's 404 blames the
+          // repository.
+          return new BatchResult.Stopped(
+              new PushOutcome.NoAccess(
+                  client.speaksTeamMemory().orElse(true)
+                      ? Failures.notFoundOnPut(repo)
+                      : Failures.notTeamMemory(client.serverUrl())));
         }
         case Response.Unauthorized<PutResponse> unauthorized -> {
           return new BatchResult.Stopped(new PushOutcome.NoAccess(Failures.unauthorized()));
         }
         case Response.TransportFailure<PutResponse> failure -> {
-          return new BatchResult.Stopped(new PushOutcome.Offline(failure.reason()));
+          return new BatchResult.Stopped(PushOutcome.Offline.of(failure));
         }
         case Response.NotModified<PutResponse> notModified -> {
           return new BatchResult.Stopped(
@@ -580,12 +613,12 @@ final class Pusher {
         return Optional.of(new PushOutcome.NoAccess(Failures.unauthorized()));
       }
       case Response.TransportFailure<HashesView> failure -> {
-        return Optional.of(new PushOutcome.Offline(failure.reason()));
+        return Optional.of(PushOutcome.Offline.of(failure));
       }
       case Response.Rejected<HashesView> rejected -> {
         return Optional.of(
             rejected.status() == 403
-                ? new PushOutcome.NoAccess(Failures.forbidden(repo, "read"))
+                ? new PushOutcome.NoAccess(Failures.forbidden(repo, "read", client))
                 : new PushOutcome.Rejected(
                     "the hashes probe failed: "
                         + Failures.describe(rejected.status(), rejected.error())));

@@ -9,7 +9,8 @@ public enum SkipReason {
   NOT_A_FILE("not a regular file"),
   INVALID_NAME("its name is not a valid key"),
   REJECTED("rejected by the server"),
-  UNREADABLE("could not be read");
+  UNREADABLE("could not be read"),
+  NOT_UTF8("not UTF-8: save it as UTF-8");
 
   private final String words;
 

@@ -6,14 +6,12 @@ import dev.teammemory.daemon.files.AtomicFiles;
 import dev.teammemory.daemon.secrets.SecretGuard;
 import dev.teammemory.daemon.watch.DebouncedWatcher;
 import dev.teammemory.daemon.watch.TreeWatcher;
-import dev.teammemory.protocol.AuthConfig;
 import dev.teammemory.protocol.Checksums;
 import dev.teammemory.protocol.HashesView;
-import dev.teammemory.protocol.MemoryStoreLocation;
+import dev.teammemory.protocol.RepositorySnapshot;
 import dev.teammemory.protocol.VersionChanges;
 import dev.teammemory.protocol.client.Response;
 import dev.teammemory.protocol.client.TeamMemoryClient;
-import dev.teammemory.protocol.store.StoreRef;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -74,13 +72,16 @@ public final class SyncEngine implements AutoCloseable {
   private final Pusher pusher;
   private final ScheduledExecutorService worker;
   private final DebouncedWatcher debouncer;
-  private final Backoff pushBackoff;
-  private final Backoff feedBackoff;
+  private final Backoff backoff;
   private final CountDownLatch stopping = new CountDownLatch(1);
   private final CompletableFuture<Void> started = new CompletableFuture<>();
   private volatile SyncState state;
   private volatile boolean closed;
   private volatile boolean startedUp;
+
+  /** Set by a failure to reach the server; the next push first rechecks the repository. */
+  private volatile boolean outageSeen;
+
   private volatile Optional<String> tokenWhenBlocked = Optional.empty();
   private TreeWatcher watcher;
   private Thread feed;
@@ -104,16 +105,19 @@ public final class SyncEngine implements AutoCloseable {
     this.store = new SyncStateStore(target.stateDir());
     this.state = store.load(target);
     this.ledger = new SyncLedger(state, Clock.systemUTC());
-    this.puller = new Puller(target.repo(), client, folder, target.stateDir().resolve("replaced"));
+    this.puller =
+        new Puller(
+            target.repo(), client, folder, KeptCopies.of(target.stateDir(), System.getenv()));
     this.pusher = new Pusher(target.repo(), client, folder, guard);
     String name = target.repo().replace('/', '-');
     this.worker =
         Executors.newSingleThreadScheduledExecutor(
             runnable -> Thread.ofPlatform().daemon().name("tmem-sync-" + name).unstarted(runnable));
     this.debouncer = new DebouncedWatcher(settings.quietPeriod(), worker, this::changed);
-    RandomGenerator random = RandomGenerator.getDefault();
-    this.pushBackoff = new Backoff(settings.backoffInitial(), settings.backoffMax(), random);
-    this.feedBackoff = new Backoff(settings.backoffInitial(), settings.backoffMax(), random);
+    // One backoff for every loop of the project: a failure seen by the push, the feed or the
+    // start-up slows them all, and only a pull or push that went through resets it.
+    this.backoff =
+        new Backoff(settings.backoffInitial(), settings.backoffMax(), RandomGenerator.getDefault());
   }
 
   /**
@@ -278,8 +282,8 @@ public final class SyncEngine implements AutoCloseable {
         push();
         started.complete(null);
       }
-      case PullOutcome.Offline offline -> retryStartUp();
-      case PullOutcome.Failed failed -> retryStartUp();
+      case PullOutcome.Offline offline -> retryStartUp(offline.retryAfter());
+      case PullOutcome.Failed failed -> retryStartUp(Optional.empty());
       case PullOutcome.NoAccess noAccess -> {
         // The feed thread starts us again once the token changes.
       }
@@ -287,9 +291,9 @@ public final class SyncEngine implements AutoCloseable {
   }
 
   /** Schedules the start-up again, apart from {@link #retry}, which a push cancels. */
-  private void retryStartUp() {
+  private void retryStartUp(Optional<Duration> retryAfter) {
     if (!closed) {
-      worker.schedule(this::startUp, pushBackoff.next().toMillis(), TimeUnit.MILLISECONDS);
+      worker.schedule(this::startUp, backoff.next(retryAfter).toMillis(), TimeUnit.MILLISECONDS);
     }
   }
 
@@ -304,6 +308,11 @@ public final class SyncEngine implements AutoCloseable {
           target.repo() + ": a file changed, trying again after: " + ledger.blockedReason().get());
       ledger.unblock();
       tokenWhenBlocked = Optional.empty();
+    }
+    if (retry != null && !retry.isDone()) {
+      // A push is due after the backoff and takes this change along: an edit during an outage
+      // adds no request.
+      return;
     }
     push();
   }
@@ -330,12 +339,11 @@ public final class SyncEngine implements AutoCloseable {
         outcome = pullChangesNow();
       }
     } catch (RuntimeException e) {
-      LOG.log(Level.SEVERE, target.repo() + ": the pull failed unexpectedly: " + e, e);
-      outcome = new PullOutcome.Failed("unexpected " + e.getClass().getSimpleName());
+      LOG.log(Level.SEVERE, target.repo() + ": the pull failed unexpectedly", e);
+      outcome = new PullOutcome.Failed("the pull failed unexpectedly (the daemon's log has more)");
     }
     switch (outcome) {
       case PullOutcome.Pulled pulled -> {
-        feedBackoff.reset();
         if (pulled.written() + pulled.deleted() > 0) {
           LOG.info(
               target.repo()
@@ -373,6 +381,11 @@ public final class SyncEngine implements AutoCloseable {
 
   private PushOutcome push() {
     cancelRetry();
+    if (outageSeen) {
+      // After an outage the server may be another (an empty database, a restored backup): what
+      // it holds is weighed before anything here goes over it.
+      outageSeen = checkNotWentBack() == Recheck.UNREACHABLE;
+    }
     if (DeleteConfirmation.take(target.stateDir()) && ledger.deleteHold().isPresent()) {
       LOG.info(target.repo() + ": deletes confirmed; sending the held deletes");
       ledger.releaseHold();
@@ -381,12 +394,13 @@ public final class SyncEngine implements AutoCloseable {
     try {
       outcome = pusher.push(ledger, settings.deleteDelay(), this::save);
     } catch (RuntimeException e) {
-      LOG.log(Level.SEVERE, target.repo() + ": the push failed unexpectedly: " + e, e);
-      outcome = new PushOutcome.Rejected("unexpected " + e.getClass().getSimpleName());
+      LOG.log(Level.SEVERE, target.repo() + ": the push failed unexpectedly", e);
+      outcome =
+          new PushOutcome.Rejected("the push failed unexpectedly (the daemon's log has more)");
     }
     switch (outcome) {
       case PushOutcome.Pushed pushed -> {
-        pushBackoff.reset();
+        backoff.reset();
         LOG.info(
             target.repo()
                 + ": pushed "
@@ -395,13 +409,14 @@ public final class SyncEngine implements AutoCloseable {
                 + pushed.batches()
                 + " batch(es)");
       }
-      case PushOutcome.NothingToPush nothing -> pushBackoff.reset();
+      case PushOutcome.NothingToPush nothing -> backoff.reset();
       case PushOutcome.Conflict conflict -> {
         ledger.failed(conflict.reason());
-        scheduleRetry(pushBackoff.next(), this::push);
+        scheduleRetry(backoff.next(), this::retryPush);
       }
       case PushOutcome.Offline offline -> {
-        Duration delay = pushBackoff.next();
+        outageSeen = true;
+        Duration delay = backoff.next(offline.retryAfter());
         ledger.failed(
             "cannot reach "
                 + target.serverUrl()
@@ -417,7 +432,7 @@ public final class SyncEngine implements AutoCloseable {
                 + "; next try in "
                 + delay.toMillis()
                 + " ms");
-        scheduleRetry(delay, this::push);
+        scheduleRetry(delay, this::retryPush);
       }
       case PushOutcome.Rejected rejected -> {
         ledger.failed(rejected.reason());
@@ -426,11 +441,20 @@ public final class SyncEngine implements AutoCloseable {
       case PushOutcome.NoAccess noAccess -> block(noAccess.reason());
     }
     save();
-    if (ledger.pullWanted() && !closed) {
+    if (ledger.pullWanted() && !closed && retry == null) {
       pull(false);
     }
     scheduleDeleteCheck();
     return outcome;
+  }
+
+  /** A retry after a failed push: first the pull the failure asked for, then the push. */
+  private void retryPush() {
+    retry = null;
+    if (ledger.pullWanted()) {
+      pull(false);
+    }
+    push();
   }
 
   private void block(String reason) {
@@ -498,41 +522,13 @@ public final class SyncEngine implements AutoCloseable {
     return switch (answer) {
       case Response.Ok<VersionChanges> ok -> puller.pullChanges(ledger, ok.body());
       case Response.NotModified<VersionChanges> none -> new PullOutcome.Unchanged();
-      default -> PullOutcome.notPulled(answer, target.repo(), "the change feed");
+      default -> PullOutcome.notPulled(answer, target.repo(), "the change feed", client);
     };
   }
 
-  /**
-   * Decides the transport: when the server serves the Memory Stores API, the repository's store,
-   * created if it has none yet (which needs push access; a reader keeps {@code team_memory}). Files
-   * then sync one by one.
-   */
+  /** Decides the transport (the store lookup lives with the pull: {@link Puller#learnStore}). */
   private void learnStore() {
-    // A server that offers GitHub login says whether it serves the API; one with static tokens
-    // only answers 404 here, and the store lookup below decides.
-    if (client.authConfig() instanceof Response.Ok<AuthConfig> config
-        && config.body().memoryStoresPath().isEmpty()) {
-      ledger.storeIs(Optional.empty());
-      return;
-    }
-    switch (client.memoryStore(target.repo())) {
-      case Response.Ok<MemoryStoreLocation> ok -> ledger.storeIs(Optional.of(ok.body().path()));
-      case Response.NotFound<MemoryStoreLocation> none -> {
-        if (client.memoryStores().createStore(target.repo())
-            instanceof Response.Ok<StoreRef> made) {
-          ledger.storeIs(Optional.of("/v1/memory_stores/" + made.body().id()));
-        } else {
-          ledger.storeIs(Optional.empty());
-        }
-      }
-      default -> {
-        // Unknown for now (offline, no access): keep what we knew.
-      }
-    }
-    ledger
-        .storeId()
-        .ifPresent(
-            id -> LOG.info(target.repo() + ": syncing file by file through memory store " + id));
+    puller.learnStore(ledger);
   }
 
   private void cancelRetry() {
@@ -551,6 +547,7 @@ public final class SyncEngine implements AutoCloseable {
         continue;
       }
       String since = state.repositoryChecksum();
+      long asked = System.nanoTime();
       Response<HashesView> response =
           feedAnswer(() -> client.waitForChange(target.repo(), since, settings.feedWait()));
       if (closed) {
@@ -559,15 +556,21 @@ public final class SyncEngine implements AutoCloseable {
       unblockIfTheTokenChanged();
       switch (response) {
         case Response.Ok<HashesView> ok -> {
-          feedBackoff.reset();
-          if (!ok.body().checksum().equals(state.repositoryChecksum())) {
-            onWorker(() -> startedUp ? pullAndPush(true) : null);
-            if (!ok.body().checksum().equals(state.repositoryChecksum())) {
-              pause(feedBackoff.next());
+          if (ok.body().checksum().equals(state.repositoryChecksum())) {
+            answered(asked);
+          } else {
+            Boolean healthy = onWorker(() -> startedUp ? pullAndPush(true) : Boolean.FALSE);
+            // A change we could not take (the pull or push failed, or the repository is still
+            // not what the feed said) is asked again only after the backoff: never a loop.
+            if (!Boolean.TRUE.equals(healthy)
+                || !ok.body().checksum().equals(state.repositoryChecksum())) {
+              pause(backoff.next());
+            } else {
+              backoff.reset();
             }
           }
         }
-        case Response.NotModified<HashesView> notModified -> feedBackoff.reset();
+        case Response.NotModified<HashesView> notModified -> answered(asked);
         case Response.NotFound<HashesView> notFound -> pollInstead();
         case Response.Rejected<HashesView> rejected -> {
           if (rejected.status() == 403) {
@@ -577,10 +580,27 @@ public final class SyncEngine implements AutoCloseable {
           }
         }
         case Response.Unauthorized<HashesView> unauthorized -> pause(settings.backoffMax());
-        case Response.TransportFailure<HashesView> failure -> pause(feedBackoff.next());
+        case Response.TransportFailure<HashesView> failure -> {
+          outageSeen = true;
+          pause(backoff.next(failure.retryAfter()));
+        }
         case Response.Conflict<HashesView> conflict -> pollInstead();
         case Response.TooManyEntries<HashesView> tooMany -> pollInstead();
       }
+    }
+  }
+
+  /**
+   * A long poll that ended without news: at once is as fast as the feed may go only when the server
+   * held it for a good part of the wait; an answer much sooner (a server that does not wait, a
+   * proxy answering for it) waits out the backoff before asking again.
+   */
+  private void answered(long askedAtNanos) {
+    long heldMillis = (System.nanoTime() - askedAtNanos) / 1_000_000;
+    if (heldMillis < settings.feedWait().toMillis() / 2) {
+      pause(backoff.next());
+    } else {
+      backoff.reset();
     }
   }
 
@@ -592,14 +612,16 @@ public final class SyncEngine implements AutoCloseable {
     try {
       return wait.get();
     } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, "the change feed failed unexpectedly", e);
       return new Response.TransportFailure<>(
-          e.getClass().getSimpleName(), java.util.OptionalInt.empty());
+          "the change feed failed unexpectedly", java.util.OptionalInt.empty());
     }
   }
 
   /** One wait on the change feed by version, and a pull of what it names. */
   private void followVersions() {
     long after = state.memoryStore().orElseThrow().version();
+    long asked = System.nanoTime();
     Response<VersionChanges> response =
         feedAnswer(() -> client.changesAfter(target.repo(), after, settings.feedWait()));
     if (closed) {
@@ -608,39 +630,105 @@ public final class SyncEngine implements AutoCloseable {
     unblockIfTheTokenChanged();
     switch (response) {
       case Response.Ok<VersionChanges> ok -> {
-        feedBackoff.reset();
+        Boolean healthy =
+            onWorker(
+                () -> {
+                  // An answer about a version the ledger has moved past (a pull in between) is
+                  // stale: what changed since is asked again instead.
+                  Optional<VersionChanges> answer =
+                      ledger.version() == after ? Optional.of(ok.body()) : Optional.empty();
+                  if (!startedUp) {
+                    return Boolean.FALSE;
+                  }
+                  PullOutcome pulled = pull(true, answer);
+                  if (pulled instanceof PullOutcome.Pulled) {
+                    return healthy(push());
+                  }
+                  return pulled instanceof PullOutcome.Unchanged;
+                });
+        // A change we could not take, or a version we did not move past, is asked again only
+        // after the backoff: never a loop.
+        if (!Boolean.TRUE.equals(healthy)
+            || state.memoryStore().map(SyncState.StoreSync::version).orElse(0L) == after) {
+          pause(backoff.next());
+        } else {
+          backoff.reset();
+        }
+      }
+      case Response.NotModified<VersionChanges> notModified -> {
+        answered(asked);
         onWorker(
             () -> {
-              // An answer about a version the ledger has moved past (a pull in between) is
-              // stale: what changed since is asked again instead.
-              Optional<VersionChanges> answer =
-                  ledger.version() == after ? Optional.of(ok.body()) : Optional.empty();
-              if (startedUp && pull(true, answer) instanceof PullOutcome.Pulled) {
+              if (checkNotWentBack() == Recheck.READ_AGAIN) {
                 push();
               }
               return null;
             });
-        if (state.memoryStore().map(SyncState.StoreSync::version).orElse(0L) == after) {
-          pause(feedBackoff.next());
-        }
       }
-      case Response.NotModified<VersionChanges> notModified -> feedBackoff.reset();
-      case Response.TransportFailure<VersionChanges> failure -> pause(feedBackoff.next());
+      case Response.TransportFailure<VersionChanges> failure -> {
+        outageSeen = true;
+        pause(backoff.next(failure.retryAfter()));
+      }
       default -> pause(settings.backoffMax());
     }
   }
 
-  /** A server without the change feed: a conditional GET now and then instead. */
-  private void pollInstead() {
-    onWorker(() -> startedUp ? pullAndPush(true) : null);
-    pause(settings.pollInterval());
+  /** What {@link #checkNotWentBack} found. */
+  private enum Recheck {
+    UNREACHABLE,
+    SAME,
+    READ_AGAIN
   }
 
-  private Object pullAndPush(boolean onlyIfChanged) {
-    if (pull(onlyIfChanged) instanceof PullOutcome.Pulled) {
-      push();
+  /**
+   * Asks whether the repository is still what this daemon last saw, after an outage and after a
+   * quiet long poll. A server restored from a backup is below the version this daemon follows, so
+   * its feed stays quiet however long, and the first write after the outage would go over what it
+   * holds; a conditional GET of the repository (a 304 while nothing changed) notices that its
+   * content changed all the same, and a whole read then weighs the server's version against the one
+   * this daemon synced ({@link SyncLedger#weighWholeRead}).
+   */
+  private Recheck checkNotWentBack() {
+    if (!startedUp || closed || ledger.storeId().isEmpty()) {
+      return Recheck.SAME;
     }
-    return null;
+    String known = ledger.repositoryChecksum();
+    Response<RepositorySnapshot> now = client.fetch(target.repo(), Optional.of(known));
+    if (now instanceof Response.TransportFailure<RepositorySnapshot>) {
+      return Recheck.UNREACHABLE;
+    }
+    if (now instanceof Response.Ok<RepositorySnapshot> ok && !ok.body().checksum().equals(known)) {
+      pull(false, Optional.of(VersionChanges.reset(0, ok.body().checksum())));
+      return Recheck.READ_AGAIN;
+    }
+    return Recheck.SAME;
+  }
+
+  /** Whether a push left nothing failing behind (what the feed needs before asking again). */
+  private static boolean healthy(PushOutcome outcome) {
+    return outcome instanceof PushOutcome.Pushed || outcome instanceof PushOutcome.NothingToPush;
+  }
+
+  /** A server without the change feed: a conditional GET now and then instead. */
+  private void pollInstead() {
+    Boolean healthy = onWorker(() -> startedUp ? pullAndPush(true) : Boolean.TRUE);
+    pause(
+        Boolean.TRUE.equals(healthy)
+            ? settings.pollInterval()
+            : max(settings.pollInterval(), backoff.next()));
+  }
+
+  /** A pull, and a push when it brought something; whether both went through. */
+  private Boolean pullAndPush(boolean onlyIfChanged) {
+    PullOutcome pulled = pull(onlyIfChanged);
+    if (pulled instanceof PullOutcome.Pulled) {
+      return healthy(push());
+    }
+    return pulled instanceof PullOutcome.Unchanged;
+  }
+
+  private static Duration max(Duration one, Duration other) {
+    return one.compareTo(other) >= 0 ? one : other;
   }
 
   private void unblockIfTheTokenChanged() {

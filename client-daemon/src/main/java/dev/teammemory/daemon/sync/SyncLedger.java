@@ -49,6 +49,25 @@ final class SyncLedger {
   private String storePath;
   private long version;
   private final Map<String, String> memoryIds = new TreeMap<>();
+  private String serverForgot;
+
+  /**
+   * The version this daemon had seen of the store it synced before the store changed (0 when it did
+   * not change): the evidence a whole read of the new store is weighed against.
+   */
+  private long versionBeforeStoreChange;
+
+  /** Set while the pull after a "server forgot" reconciles from the folder (not persisted). */
+  private boolean reconciling;
+
+  /**
+   * Set with {@link #reconciling} when the repository went back to an older version (a restored
+   * backup): what the server holds then predates this daemon's last sync (not persisted).
+   */
+  private boolean wentBack;
+
+  /** Keys sent again after the server forgot, with the checksum last synced (not persisted). */
+  private final Map<String, String> resent = new TreeMap<>();
 
   /** Set when a push learned that the server changed keys we do not have yet (not persisted). */
   private boolean pullWanted;
@@ -83,6 +102,7 @@ final class SyncLedger {
     lastError = state.lastError();
     lastErrorAt = instant(state.lastErrorAt());
     blockedReason = state.blockedReason();
+    serverForgot = state.serverForgot();
     state
         .memoryStore()
         .ifPresent(
@@ -207,6 +227,7 @@ final class SyncLedger {
     server.put(key, stored);
     synced.put(key, sent);
     keptDeletions.remove(key);
+    resent.remove(key);
     pending.remove(key);
     missingSince.remove(key);
   }
@@ -350,6 +371,9 @@ final class SyncLedger {
    */
   void storeIs(Optional<String> path) {
     if (!path.equals(Optional.ofNullable(storePath))) {
+      if (storePath != null && version > 0) {
+        versionBeforeStoreChange = version;
+      }
       memoryIds.clear();
       version = 0;
     }
@@ -395,6 +419,91 @@ final class SyncLedger {
   void serverLacks(String key) {
     server.remove(key);
     memoryIds.remove(key);
+  }
+
+  // ---- when the server forgot ----------------------------------------------------------------
+
+  /**
+   * Weighs a whole read of the store at {@code version} with {@code checksum} against what this
+   * daemon synced: a store that changed under the same repository is an upgrade when it holds the
+   * same version and checksum, else the server forgot; the same store at a lower version than we
+   * saw (a restored backup) forgot too. Returns whether it forgot.
+   */
+  boolean weighWholeRead(long version, String checksum) {
+    long before = versionBeforeStoreChange;
+    versionBeforeStoreChange = 0;
+    if (before > 0) {
+      if (version == before && checksum.equals(repositoryChecksum)) {
+        return false; // the same repository under a new store id: an upgrade, nothing lost
+      }
+      serverForgot(
+          "its memory store changed, and the new one holds version "
+              + version
+              + " where this daemon had synced version "
+              + before);
+      return true;
+    }
+    if (this.version > 0 && version < this.version) {
+      wentBack = true;
+      serverForgot(
+          "the repository went back from version "
+              + this.version
+              + " to "
+              + version
+              + " (a restored backup or a new install)");
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * The server's evidence says it forgot the repository, wholly or in part: the next apply takes no
+   * absence and no tombstone as a delete, and puts back what this folder holds. Said once.
+   */
+  void serverForgot(String why) {
+    reconciling = true;
+    serverForgot =
+        "the server forgot "
+            + repo
+            + " ("
+            + why
+            + ") at "
+            + nowText()
+            + "; nothing was deleted here, and this folder's files were sent again";
+  }
+
+  /** Whether the pull now in progress reconciles after the server forgot. */
+  boolean reconciling() {
+    return reconciling;
+  }
+
+  void reconciled() {
+    reconciling = false;
+    wentBack = false;
+  }
+
+  /**
+   * The server forgot a key this daemon had synced with {@code checksum}: it is sent again as a
+   * create, remembering that it is unchanged here (see {@link #resentUnchanged}).
+   */
+  void resend(String key) {
+    forgetSynced(key).ifPresent(base -> resent.put(key, base));
+  }
+
+  /**
+   * Whether {@code checksum} of the key is what this daemon had synced before the server forgot.
+   */
+  boolean resentUnchanged(String key, String checksum) {
+    return checksum.equals(resent.get(key));
+  }
+
+  /** Whether the server forgot by going back to an older version (a restored backup). */
+  boolean wentBack() {
+    return wentBack;
+  }
+
+  Optional<String> serverForgotNote() {
+    return Optional.ofNullable(serverForgot);
   }
 
   // ---- conflicts and failures ---------------------------------------------------------------
@@ -484,7 +593,8 @@ final class SyncLedger {
         blockedReason,
         missing,
         deleteHold,
-        storePath == null ? null : new SyncState.StoreSync(storePath, version, memoryIds));
+        storePath == null ? null : new SyncState.StoreSync(storePath, version, memoryIds),
+        serverForgot);
   }
 
   private static Instant instant(String text) {

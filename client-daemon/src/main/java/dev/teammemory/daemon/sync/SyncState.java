@@ -36,6 +36,8 @@ import java.util.TreeMap;
  *     once), or null
  * @param store the repository's memory store when the server serves the Memory Stores API (files
  *     then sync one by one), or null
+ * @param serverForgot the last time the server's own evidence said it forgot the repository (a new
+ *     install, a restored backup), in words, or null
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record SyncState(
@@ -58,7 +60,8 @@ public record SyncState(
     String blockedReason,
     Map<String, String> missingSince,
     DeleteHold deleteHold,
-    StoreSync store) {
+    StoreSync store,
+    String serverForgot) {
 
   public SyncState {
     requireNonNull(serverUrl, "serverUrl is null");
@@ -101,6 +104,7 @@ public record SyncState(
         null,
         Map.of(),
         null,
+        null,
         null);
   }
 
@@ -122,6 +126,10 @@ public record SyncState(
 
   public Optional<DeleteHold> heldDeletes() {
     return Optional.ofNullable(deleteHold);
+  }
+
+  public Optional<String> forgotten() {
+    return Optional.ofNullable(serverForgot);
   }
 
   public Optional<StoreSync> memoryStore() {

@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.nio.file.LinkOption.NOFOLLOW_LINKS;
 
 import dev.teammemory.daemon.files.AtomicFiles;
+import dev.teammemory.daemon.files.FailureWords;
 import dev.teammemory.protocol.Checksums;
 import dev.teammemory.protocol.Keys;
 import java.io.IOException;
@@ -97,6 +98,10 @@ public final class TeamFolder {
                 byte[] bytes = Files.readAllBytes(file);
                 if (bytes.length > MAX_FILE_BYTES) {
                   skipped.put(key, tooLarge(bytes.length));
+                } else if (!Checksums.isValidUtf8(bytes)) {
+                  // Sent as text it would arrive altered (U+FFFD where the bytes were) on the
+                  // server and every teammate's disk: refused, and named until it is fixed.
+                  skipped.put(key, notUtf8(bytes));
                 } else {
                   String checksum = Checksums.ofContent(Checksums.decodeLeniently(bytes));
                   files.put(key, new LocalFile(key, file, checksum, bytes.length));
@@ -133,7 +138,27 @@ public final class TeamFolder {
   }
 
   private static SyncState.Skip unreadable(IOException failure) {
-    return new SyncState.Skip(SkipReason.UNREADABLE, failure.getClass().getSimpleName(), null);
+    return new SyncState.Skip(SkipReason.UNREADABLE, FailureWords.describe(failure), null);
+  }
+
+  static SyncState.Skip notUtf8(byte[] bytes) {
+    return new SyncState.Skip(
+        SkipReason.NOT_UTF8,
+        "the first byte that is not is at offset " + firstBadByte(bytes),
+        null);
+  }
+
+  /** Where the first byte that is not UTF-8 is. */
+  static int firstBadByte(byte[] bytes) {
+    java.nio.ByteBuffer input = java.nio.ByteBuffer.wrap(bytes);
+    java.nio.CharBuffer output = java.nio.CharBuffer.allocate(bytes.length + 1);
+    java.nio.charset.CoderResult result =
+        UTF_8
+            .newDecoder()
+            .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+            .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT)
+            .decode(input, output, true);
+    return result.isError() ? input.position() : bytes.length;
   }
 
   static SyncState.Skip tooLarge(long bytes) {
@@ -154,17 +179,32 @@ public final class TeamFolder {
     return key.toString();
   }
 
-  /** The content of a local file as the protocol reads it, or empty when it is gone or a link. */
+  /**
+   * The content of a local file, or empty when it is gone, a link, too large or not UTF-8 (text is
+   * carried exactly or not at all: the scan names such a file as skipped).
+   */
   Optional<String> read(String key) throws IOException {
+    return bytes(key)
+        .filter(bytes -> bytes.length <= MAX_FILE_BYTES && Checksums.isValidUtf8(bytes))
+        .map(bytes -> new String(bytes, UTF_8));
+  }
+
+  /**
+   * The exact bytes of the local file of a valid key, or empty when it is gone or not a regular
+   * file (for a copy kept before something replaces it).
+   */
+  public Optional<byte[]> localBytes(String key) throws IOException {
+    return Keys.violation(key).isPresent() ? Optional.empty() : bytes(key);
+  }
+
+  /** The exact bytes of a local file, or empty when it is gone or not a regular file. */
+  Optional<byte[]> bytes(String key) throws IOException {
     Path file = root.resolve(key);
     if (!Files.isRegularFile(file, NOFOLLOW_LINKS)) {
       return Optional.empty();
     }
     try {
-      byte[] bytes = Files.readAllBytes(file);
-      return bytes.length > MAX_FILE_BYTES
-          ? Optional.empty()
-          : Optional.of(Checksums.decodeLeniently(bytes));
+      return Optional.of(Files.readAllBytes(file));
     } catch (NoSuchFileException e) {
       return Optional.empty();
     }
@@ -187,7 +227,7 @@ public final class TeamFolder {
     try {
       return containment(key).refusal();
     } catch (IOException e) {
-      return Optional.of("its path cannot be checked: " + e.getClass().getSimpleName());
+      return Optional.of("its path cannot be checked: " + FailureWords.describe(e));
     }
   }
 

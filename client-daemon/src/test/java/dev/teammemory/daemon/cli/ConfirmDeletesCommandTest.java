@@ -65,6 +65,7 @@ class ConfirmDeletesCommandTest {
             null,
             Map.of("a.md", "2026-11-24T10:00:00Z", "b.md", "2026-11-24T10:00:00Z"),
             hold,
+            null,
             null);
     Files.write(stateDir.resolve("sync-state.json"), new ObjectMapper().writeValueAsBytes(state));
   }

@@ -66,7 +66,8 @@ class StatusCommandTest {
                 List.of("a.md", "b.md"),
                 "2026-11-21T10:19:30.000Z",
                 false),
-            new SyncState.StoreSync("/v1/memory_stores/memstore_01", 12, Map.of("a.md", "mem_a")));
+            new SyncState.StoreSync("/v1/memory_stores/memstore_01", 12, Map.of("a.md", "mem_a")),
+            null);
 
     String text =
         StatusCommand.text(

@@ -11,6 +11,7 @@ import dev.teammemory.daemon.testing.RecordingProxy;
 import dev.teammemory.daemon.testing.ServerProcess;
 import dev.teammemory.daemon.testing.SyncFixture;
 import dev.teammemory.daemon.testing.TmemCommand;
+import dev.teammemory.protocol.client.Response;
 import dev.teammemory.protocol.client.TeamMemoryClient;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -24,6 +25,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
@@ -262,6 +264,60 @@ class DaemonProcessIT {
         .containsEntry("daemon", "not running");
     assertThat(project.get("lastPush")).isNotNull();
     assertThat(project.get("skipped").toString()).contains("huge.md").contains("too_large");
+  }
+
+  private static String[] with(String[] where, String... command) {
+    List<String> all = new ArrayList<>(List.of(command));
+    all.addAll(List.of(where));
+    return all.toArray(String[]::new);
+  }
+
+  /** Runs a one-off command to its end and returns its output; fails on the wrong exit code. */
+  private String run(int exitCode, String name, String... arguments) throws Exception {
+    Path log = root.resolve(name + ".log");
+    Process process = tmem(server.url(), log, arguments);
+    assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    String output = Files.readString(log, StandardCharsets.UTF_8);
+    assertThat(process.exitValue()).as(output).isEqualTo(exitCode);
+    return output;
+  }
+
+  @Test
+  void whatTheServerReplacedIsKeptNamedAndRestoredAndTextThatIsNotUtf8IsNamedNotSent()
+      throws Exception {
+    String repo = "acme/kept";
+    Path team = Files.createDirectories(root.resolve("team"));
+    Files.writeString(team.resolve("a.md"), "mine\n");
+    byte[] latin1 = {'C', 'a', 'f', (byte) 0xe9, '\n'};
+    Files.write(team.resolve("latin1.md"), latin1);
+    String[] where = {"--team-dir", team.toString(), "--repo", repo};
+
+    String first = run(1, "sync-1", with(where, "sync"));
+    assertThat(first)
+        .contains("pushed 1 file(s)")
+        .contains("not synced: latin1.md — not UTF-8: save it as UTF-8");
+    TeamMemoryClient bob = fixture.client(server.url(), ServerProcess.BOB);
+    assertThat(bob.put(repo, Map.of("a.md", "bob's\n"), Optional.empty()))
+        .isInstanceOf(Response.Ok.class);
+    run(1, "sync-2", with(where, "sync"));
+    assertThat(team.resolve("a.md")).hasContent("bob's\n");
+    assertThat(Files.readAllBytes(team.resolve("latin1.md"))).isEqualTo(latin1);
+    TeamMemoryClient reader = fixture.client(server.url(), ServerProcess.READER);
+    assertThat(entries(reader, repo)).containsOnlyKeys("a.md");
+
+    String status = run(0, "status", with(where, "status"));
+    assertThat(status)
+        .contains(
+            "latin1.md — not UTF-8: save it as UTF-8 (the first byte that is not is at offset 3)")
+        .contains("kept today: 1 file(s) kept before the server replaced or deleted them: a.md");
+    String list = run(0, "restore-list", with(where, "team", "restore"));
+    assertThat(list).contains("a.md  (5 bytes)");
+    String restored = run(0, "restore", with(where, "team", "restore", "a.md"));
+    assertThat(restored).contains("restored a.md as kept at ");
+    assertThat(team.resolve("a.md")).hasContent("mine\n");
+    // Bob's version, replaced by the restore, is kept in turn.
+    assertThat(run(0, "restore-list-2", with(where, "team", "restore")))
+        .contains("a.md  (6 bytes)");
   }
 
   @Test

@@ -78,4 +78,22 @@ class SecretGuardTest {
     assertThatThrownBy(() -> guard.check(null, "")).hasMessage("key is null");
     assertThatThrownBy(() -> guard.check("k", null)).hasMessage("content is null");
   }
+
+  @Test
+  void aSecretInTheKeyFlagsTheFileWithARenameAndTheCommentNoteAndTheLogMasksIt() {
+    String token = tokens.githubPat();
+    String key = "ci/" + token + ".md";
+
+    Verdict verdict = guard.check(key, "# Nothing secret in here\n");
+
+    assertThat(verdict).isInstanceOf(Verdict.Flagged.class);
+    Verdict.Flagged flagged = (Verdict.Flagged) verdict;
+    assertThat(flagged.inPath()).isTrue();
+    assertThat(flagged.summary())
+        .isEqualTo(
+            "in its path, rule github-pat; rename the file to send it (a gitleaks:allow comment"
+                + " does not exempt team memory)")
+        .doesNotContain(token);
+    assertThat(guard.redact(key)).doesNotContain(token).startsWith("ci/");
+  }
 }

@@ -88,4 +88,50 @@ class PullTest {
     assertThat(report.state().skipped()).containsKey("notes.md");
     assertThat(report.state().skipped().get("notes.md").reason()).isEqualTo(SkipReason.TOO_LARGE);
   }
+
+  @Test
+  void aFileThatIsNotUtf8IsSkippedWithItsFixAndNeverReplacedByTheServersAlteredCopy()
+      throws Exception {
+    Path team = Files.createDirectories(temporary.resolve("team"));
+    byte[] latin1 = {'C', 'a', 'f', (byte) 0xe9, '\n'};
+    Files.write(team.resolve("latin1.md"), latin1);
+
+    SyncReport report = syncOnce(Map.of("latin1.md", "Caf\uFFFD\n"), team);
+
+    assertThat(Files.readAllBytes(team.resolve("latin1.md"))).isEqualTo(latin1);
+    assertThat(report.state().skipped().get("latin1.md").inWords())
+        .isEqualTo("not UTF-8: save it as UTF-8 (the first byte that is not is at offset 3)");
+  }
+
+  @Test
+  void keysThatAreOneFileOnADiskIgnoringCaseOrUnicodeFormAreNeverWrittenOverEachOther()
+      throws Exception {
+    Path team = Files.createDirectories(temporary.resolve("team"));
+
+    SyncReport report =
+        syncOnce(
+            Map.of(
+                "Case.md", "upper\n",
+                "case.md", "lower\n",
+                "cafe\u0301.md", "decomposed\n",
+                "caf\u00e9.md", "composed\n",
+                "notes", "a file\n",
+                "Notes/x.md", "in a folder\n"),
+            team);
+
+    assertThat(team.resolve("Case.md")).hasContent("upper\n");
+    assertThat(team.resolve("case.md")).doesNotExist();
+    assertThat(team.resolve("cafe\u0301.md")).hasContent("decomposed\n");
+    assertThat(team.resolve("caf\u00e9.md")).doesNotExist();
+    // Key order decides among the server's twins: upper case sorts first.
+    assertThat(team.resolve("Notes/x.md")).hasContent("in a folder\n");
+    assertThat(team.resolve("notes")).doesNotExist();
+    assertThat(report.state().refusedKeys()).containsOnlyKeys("case.md", "caf\u00e9.md", "notes");
+    assertThat(report.state().refusedKeys().get("case.md"))
+        .isEqualTo(
+            "on a disk that ignores case or Unicode form it is the same file or folder as Case.md;"
+                + " rename one of them where it was written (e.g. to case-2.md)");
+    assertThat(report.state().refusedKeys().get("notes"))
+        .contains("same file or folder as Notes/x.md");
+  }
 }

@@ -255,6 +255,7 @@ class PushPlannerTest {
         null,
         missingSince,
         null,
+        null,
         null);
   }
 

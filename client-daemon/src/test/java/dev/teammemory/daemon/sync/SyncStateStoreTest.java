@@ -47,7 +47,8 @@ class SyncStateStoreTest {
             Map.of("e.md", "2026-11-21T10:15:30.123Z"),
             new SyncState.DeleteHold(
                 "the team folder is empty", List.of("e.md"), "2026-11-21T10:15:30.123Z", true),
-            new SyncState.StoreSync("/v1/memory_stores/memstore_01", 12, Map.of("a.md", "mem_a")));
+            new SyncState.StoreSync("/v1/memory_stores/memstore_01", 12, Map.of("a.md", "mem_a")),
+            null);
 
     store.save(state);
 

@@ -68,6 +68,8 @@ public final class RecordingProxy implements AutoCloseable {
   private volatile Hold hold;
   private volatile boolean withoutMemoryStores;
   private volatile boolean cutExports;
+  private volatile int answering;
+  private volatile java.util.Map<String, String> answerHeaders = java.util.Map.of();
 
   private RecordingProxy(String upstream) throws IOException {
     this.upstream = upstream;
@@ -131,6 +133,15 @@ public final class RecordingProxy implements AutoCloseable {
       String method = exchange.getRequestMethod();
       URI uri = exchange.getRequestURI();
       String target = uri.getRawPath() + (uri.getRawQuery() == null ? "" : "?" + uri.getRawQuery());
+      if (answering != 0) {
+        exchanges.add(new Exchange(method, target, body, answering, body.length, 0));
+        answerHeaders.forEach((name, value) -> exchange.getResponseHeaders().add(name, value));
+        byte[] text = "<html>nothing here</html>".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().add("Content-Type", "text/html");
+        exchange.sendResponseHeaders(answering, text.length);
+        exchange.getResponseBody().write(text);
+        return;
+      }
       if (withoutMemoryStores
           && (uri.getRawPath().startsWith("/v1/")
               || uri.getRawPath().endsWith("/team_memory/store"))) {
@@ -225,6 +236,23 @@ public final class RecordingProxy implements AutoCloseable {
       }
     }
     return bytes;
+  }
+
+  /** From now on requests go to {@code url} (a server replaced at another address). */
+  public RecordingProxy upstreamIs(String url) {
+    upstream = url;
+    return this;
+  }
+
+  /**
+   * While set, every request is answered by the proxy itself with {@code status}, {@code headers}
+   * and a plain-text body, as a server that is down, busy or not Team Memory at all would answer;
+   * {@code 0} forwards again.
+   */
+  public RecordingProxy answerAll(int status, java.util.Map<String, String> headers) {
+    answering = status;
+    answerHeaders = java.util.Map.copyOf(headers);
+    return this;
   }
 
   /** Forgets what was recorded so far. */

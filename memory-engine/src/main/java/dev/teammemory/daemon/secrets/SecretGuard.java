@@ -27,19 +27,27 @@ public final class SecretGuard {
   }
 
   /**
-   * Decides whether an entry may be pushed.
+   * Decides whether an entry may be pushed: its key (the file's path travels too) and its content.
    *
-   * @param key the entry's key, the path under {@code memory/team/}; the verdict depends only on
-   *     the content, the key is what a caller reports it under
+   * @param key the entry's key, the path under {@code memory/team/}
    * @param content the entry's content
    */
   public Verdict check(String key, String content) {
     requireNonNull(key, "key is null");
     requireNonNull(content, "content is null");
+    List<Finding> inPath = scanner.scan(key);
+    if (!inPath.isEmpty()) {
+      return new Verdict.Flagged(inPath, inPath.stream().anyMatch(Finding::allowed), true);
+    }
     // Allowed or not, every finding flags the entry.
     List<Finding> findings = scanner.scan(content);
     return findings.isEmpty()
         ? new Verdict.Clean()
         : new Verdict.Flagged(findings, findings.stream().anyMatch(Finding::allowed));
+  }
+
+  /** {@code text} with every secret the rules find masked: a key that holds one, for a log line. */
+  public String redact(String text) {
+    return scanner.redact(requireNonNull(text, "text is null"));
   }
 }

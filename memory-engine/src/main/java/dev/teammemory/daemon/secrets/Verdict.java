@@ -20,8 +20,9 @@ public sealed interface Verdict permits Verdict.Clean, Verdict.Flagged {
    * @param findings what was found, by rule, line and fingerprint; never the secrets
    * @param markedAllowed whether a {@code gitleaks:allow} comment marks a line of a finding, which
    *     exempts it from {@code tmem scan} of a person's own files but not from team memory
+   * @param inPath whether the secrets are in the entry's key (its file's path), not its content
    */
-  record Flagged(List<Finding> findings, boolean markedAllowed) implements Verdict {
+  record Flagged(List<Finding> findings, boolean markedAllowed, boolean inPath) implements Verdict {
 
     /** What the person reads where a comment was relied on. */
     static final String COMMENT_NOTE = "a gitleaks:allow comment does not exempt team memory";
@@ -33,8 +34,12 @@ public sealed interface Verdict permits Verdict.Clean, Verdict.Flagged {
       }
     }
 
+    public Flagged(List<Finding> findings, boolean markedAllowed) {
+      this(findings, markedAllowed, false);
+    }
+
     public Flagged(List<Finding> findings) {
-      this(findings, false);
+      this(findings, false, false);
     }
 
     /**
@@ -44,7 +49,12 @@ public sealed interface Verdict permits Verdict.Clean, Verdict.Flagged {
     public String summary() {
       Set<String> ids = new TreeSet<>();
       findings.forEach(finding -> ids.add(finding.ruleId()));
-      return (ids.size() == 1 ? "rule " : "rules ") + String.join(", ", ids) + note();
+      String rules = (ids.size() == 1 ? "rule " : "rules ") + String.join(", ", ids);
+      if (inPath) {
+        // No comment can be put in a path, and none exempts team memory anyway: said always.
+        return "in its path, " + rules + "; rename the file to send it (" + COMMENT_NOTE + ")";
+      }
+      return rules + note();
     }
 
     /**

@@ -17,6 +17,11 @@ public class CurrentCaller {
     return authenticated().caller();
   }
 
+  /** The authenticated caller, if the request has one (the auth discovery endpoint has none). */
+  public java.util.Optional<Caller> find() {
+    return java.util.Optional.ofNullable(authenticated).map(Authenticated::caller);
+  }
+
   /** What the caller may do with the repository. */
   Permission permission(RepositorySlug repository) {
     return authenticated().access().permission(repository);

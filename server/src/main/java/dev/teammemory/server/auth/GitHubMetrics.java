@@ -2,8 +2,10 @@ package dev.teammemory.server.auth;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import java.util.List;
 
 /**
  * What GitHub costs and how it answers, on {@code /q/metrics}: {@code tmem_github_calls_total} by
@@ -12,8 +14,11 @@ import jakarta.inject.Inject;
  * {@code unavailable}: it did not answer, failed, or its rate limit is spent), {@code
  * tmem_github_token_checks_total} (every GitHub token verified; those that did not become a {@code
  * user} call were answered by the token cache) and {@code tmem_github_permission_lookups_total} by
- * {@code result} ({@code hit} in {@code repo_access}, or {@code miss}, which asks GitHub).
+ * {@code result} ({@code hit} in {@code repo_access}, or {@code miss}, which asks GitHub). Every
+ * label set is exported at 0 from the start, so that a fresh server's panels and alerts read 0
+ * rather than "No data".
  */
+@Startup
 @ApplicationScoped
 class GitHubMetrics {
 
@@ -34,10 +39,17 @@ class GitHubMetrics {
         Counter.builder("tmem.github.token.checks")
             .description("GitHub tokens verified, from quarkus-oidc's token cache or by GitHub")
             .register(registry);
+    for (String endpoint : List.of(USER, REPOSITORY, REPOSITORIES)) {
+      for (String outcome : List.of(OK, REFUSED, UNAVAILABLE)) {
+        calls(endpoint, outcome);
+      }
+    }
+    lookups(true);
+    lookups(false);
   }
 
   void call(String endpoint, String outcome) {
-    registry.counter("tmem.github.calls", "endpoint", endpoint, "outcome", outcome).increment();
+    calls(endpoint, outcome).increment();
   }
 
   void tokenCheck() {
@@ -45,8 +57,14 @@ class GitHubMetrics {
   }
 
   void permissionLookup(boolean cached) {
-    registry
-        .counter("tmem.github.permission.lookups", "result", cached ? "hit" : "miss")
-        .increment();
+    lookups(cached).increment();
+  }
+
+  private Counter calls(String endpoint, String outcome) {
+    return registry.counter("tmem.github.calls", "endpoint", endpoint, "outcome", outcome);
+  }
+
+  private Counter lookups(boolean cached) {
+    return registry.counter("tmem.github.permission.lookups", "result", cached ? "hit" : "miss");
   }
 }

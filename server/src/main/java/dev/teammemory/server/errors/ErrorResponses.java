@@ -3,7 +3,6 @@ package dev.teammemory.server.errors;
 import dev.teammemory.protocol.ErrorCodes;
 import dev.teammemory.protocol.ErrorEnvelope;
 import dev.teammemory.server.logging.RequestLog;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.NotAllowedException;
@@ -30,11 +29,11 @@ public final class ErrorResponses {
   /** Where the Memory Stores API lives. */
   public static final String MEMORY_STORES_ROOT = "/v1";
 
-  private final MeterRegistry registry;
+  private final Rejections rejections;
 
   @Inject
-  ErrorResponses(MeterRegistry registry) {
-    this.registry = registry;
+  ErrorResponses(Rejections rejections) {
+    this.rejections = rejections;
   }
 
   @ServerExceptionMapper
@@ -48,7 +47,7 @@ public final class ErrorResponses {
   /** A Memory Stores API refusal, in that API's envelope. */
   @ServerExceptionMapper
   Response storeApiRefusal(StoreApiException exception) {
-    registry.counter("tmem.rejections", "error_code", exception.type()).increment();
+    rejections.count(exception.type());
     Response.ResponseBuilder response =
         Response.status(exception.status())
             .type(MediaType.APPLICATION_JSON_TYPE)
@@ -67,7 +66,7 @@ public final class ErrorResponses {
   }
 
   private Response teamMemoryRefusal(ApiException exception) {
-    registry.counter("tmem.rejections", "error_code", exception.errorCode()).increment();
+    rejections.count(exception.errorCode());
     Response.ResponseBuilder response =
         Response.status(exception.status())
             .type(MediaType.APPLICATION_JSON_TYPE)
@@ -142,7 +141,7 @@ public final class ErrorResponses {
               StoreApiException.API_ERROR,
               "the server failed to handle this request; the failure is logged on the server"));
     }
-    registry.counter("tmem.rejections", "error_code", ErrorCodes.INTERNAL).increment();
+    rejections.count(ErrorCodes.INTERNAL);
     return Response.status(500)
         .type(MediaType.APPLICATION_JSON_TYPE)
         .entity(

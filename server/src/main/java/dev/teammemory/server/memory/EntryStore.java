@@ -46,12 +46,21 @@ public class EntryStore {
   private final EntityManager entityManager;
   private final RepositoryReader reader;
   private final LimitsConfig limits;
+  private final HistoryRetention retention;
+  private final MemoryConfig.History historyPolicy;
 
   @Inject
-  EntryStore(EntityManager entityManager, RepositoryReader reader, LimitsConfig limits) {
+  EntryStore(
+      EntityManager entityManager,
+      RepositoryReader reader,
+      LimitsConfig limits,
+      HistoryRetention retention,
+      MemoryConfig config) {
     this.entityManager = entityManager;
     this.reader = reader;
     this.limits = limits;
+    this.retention = retention;
+    this.historyPolicy = config.history();
   }
 
   // ---------------------------------------------------------------------------------- reads
@@ -59,6 +68,11 @@ public class EntryStore {
   /** The whole repository, or its hashes view, unless {@code ifNoneMatch} names its checksum. */
   ReadOutcome read(RepositorySlug slug, boolean hashesOnly, String ifNoneMatch) {
     return reader.read(slug, hashesOnly, ifNoneMatch);
+  }
+
+  /** The content bytes of the repository's live entries (0 when it has no row). */
+  long contentBytes(RepositorySlug slug) {
+    return reader.contentBytes(slug);
   }
 
   /**
@@ -82,30 +96,62 @@ public class EntryStore {
     return reader.storeId(slug);
   }
 
-  /** Every kept version of a key, newest first; empty when the repository was never written. */
+  /**
+   * One page of the kept versions of a key, newest first, from below {@code from}'s version (the
+   * newest when empty): at most {@code pageVersions} versions, and no more once their content
+   * reaches the page byte limit (at least one). Sizes are read before contents, so a page never
+   * loads more than it sends. Empty when the repository was never written.
+   */
   @Transactional
-  Optional<EntryHistory> history(RepositorySlug slug, String key) {
+  Optional<EntryHistory> history(RepositorySlug slug, String key, Optional<HistoryCursor> from) {
     readConsistently();
     Repository repository = Repository.find("slugKey", slug.key()).firstResult();
     if (repository == null || repository.version == 0) {
       return Optional.empty(); // a store created but never written is a never-written repository
     }
-    List<EntryHistory.Version> versions = new ArrayList<>();
-    for (EntryVersion kept :
-        EntryVersion.<EntryVersion>list(
-            "repositoryId = ?1 and entryKey = ?2 and redactedAt is null order by version desc",
-            repository.id,
-            key)) {
-      versions.add(
-          new EntryHistory.Version(
-              kept.version,
-              kept.checksum,
-              kept.content,
-              kept.author,
-              Timestamps.format(kept.createdAt),
-              kept.deleted));
+    MemoryConfig.History bounds = historyPolicy;
+    @SuppressWarnings("unchecked")
+    List<Object[]> sizes =
+        entityManager
+            .createNativeQuery(
+                "SELECT id, version, octet_length(content) FROM memory_entry_version"
+                    + " WHERE repository_id = ?1 AND entry_key = ?2 AND redacted_at IS NULL"
+                    + " AND version < ?3 ORDER BY version DESC LIMIT ?4")
+            .setParameter(1, repository.id)
+            .setParameter(2, key)
+            .setParameter(3, from.map(HistoryCursor::beforeVersion).orElse(Long.MAX_VALUE))
+            .setParameter(4, bounds.pageVersions() + 1)
+            .getResultList();
+    List<Long> ids = new ArrayList<>();
+    long bytes = 0;
+    long lastVersion = 0;
+    for (Object[] row : sizes) {
+      long size = ((Number) row[2]).longValue();
+      if (ids.size() == bounds.pageVersions()
+          || (!ids.isEmpty() && bytes + size > limits.maxPageBytes())) {
+        break;
+      }
+      ids.add(((Number) row[0]).longValue());
+      lastVersion = ((Number) row[1]).longValue();
+      bytes += size;
     }
-    return Optional.of(new EntryHistory(repository.slug, key, versions));
+    List<EntryHistory.Version> versions = new ArrayList<>();
+    if (!ids.isEmpty()) {
+      for (EntryVersion kept :
+          EntryVersion.<EntryVersion>list("id in ?1 order by version desc", ids)) {
+        versions.add(
+            new EntryHistory.Version(
+                kept.version,
+                kept.checksum,
+                kept.content,
+                kept.author,
+                Timestamps.format(kept.createdAt),
+                kept.deleted));
+        entityManager.detach(kept); // the page is the only copy of its contents in the heap
+      }
+    }
+    String next = ids.size() < sizes.size() ? new HistoryCursor(lastVersion).wire() : null;
+    return Optional.of(new EntryHistory(repository.slug, key, versions, next));
   }
 
   // --------------------------------------------------------------------------------- writes
@@ -229,6 +275,7 @@ public class EntryStore {
         advance(repository, version, Checksums.ofRepository(liveChecksums), now);
     repository.entryCount = liveEntries;
     repository.totalBytes = liveBytes;
+    retention.bound(repository.id, changedSizes.keySet());
     return new PutOutcome.Applied(state, putChecksums);
   }
 
@@ -267,6 +314,7 @@ public class EntryStore {
     long version = repository.version + 1;
     Instant now = now();
     tombstone(repository, entry, version, now, target.caller().user());
+    retention.bound(repository.id, List.of(key));
     return new DeleteOutcome.Deleted(
         advance(repository, version, checksumWithout(repository, key, null), now));
   }
@@ -494,6 +542,7 @@ public class EntryStore {
     }
     EntryVersion kept = EntryVersion.of(entry, Operation.CREATED);
     kept.persist();
+    retention.bound(repository.id, List.of(entry.entryKey));
     repository.entryCount += 1;
     repository.totalBytes += size;
     advance(repository, version, checksumOfLive(repository), now);
@@ -529,7 +578,8 @@ public class EntryStore {
       return new MemoryOutcome.NotFound();
     }
     String newChecksum = content.map(Checksums::ofContent).orElse(entry.checksum);
-    String newKey = key.orElse(entry.entryKey);
+    String oldKey = entry.entryKey;
+    String newKey = key.orElse(oldKey);
     boolean contentChanges = !newChecksum.equals(entry.checksum);
     boolean moves = !newKey.equals(entry.entryKey);
     if (!contentChanges && !moves) {
@@ -568,6 +618,7 @@ public class EntryStore {
     stamp(entry, version, now, user);
     EntryVersion kept = EntryVersion.of(entry, Operation.MODIFIED);
     kept.persist();
+    retention.bound(repository.id, moves ? List.of(newKey, oldKey) : List.of(newKey));
     repository.totalBytes = bytes;
     advance(repository, version, checksumOfLive(repository), now);
     return new MemoryOutcome.Written(stateOf(entry, kept.id));
@@ -603,6 +654,7 @@ public class EntryStore {
     Instant now = now();
     String key = entry.entryKey;
     tombstone(repository, entry, version, now, target.caller().user());
+    retention.bound(repository.id, List.of(key));
     advance(repository, version, checksumWithout(repository, key, null), now);
     return new MemoryOutcome.Deleted(memoryId);
   }

@@ -18,18 +18,38 @@ interface MemoryConfig {
   History history();
 
   /**
-   * The retention policy of entry history: a kept version is pruned only when it is beyond the
-   * newest {@link #keepVersions()} of its key AND older than {@link #keepFor()}. The newest version
-   * of a key (its current state) is never pruned.
+   * The retention policy of entry history: a kept version is pruned when it is beyond the newest
+   * {@link #keepVersions()} of its key AND older than {@link #keepFor()}, and whatever its age when
+   * its key's history is over {@link #maxVersionsPerKey()} or {@link #maxBytesPerKey()} (oldest
+   * first). The newest version of a key (its current state) is never pruned, and one key's history
+   * never evicts another's.
    */
   interface History {
 
-    /** {@code TMEM_HISTORY_KEEP_VERSIONS}: the newest versions of each key that are always kept. */
+    /** {@code TMEM_HISTORY_KEEP_VERSIONS}: the newest versions of each key kept at any age. */
     @WithDefault("50")
     int keepVersions();
 
-    /** {@code TMEM_HISTORY_KEEP_FOR}: every version younger than this is kept. */
+    /** {@code TMEM_HISTORY_KEEP_FOR}: versions younger than this are kept, within the bounds. */
     @WithDefault("90d")
     Duration keepFor();
+
+    /**
+     * {@code TMEM_HISTORY_MAX_VERSIONS_PER_KEY}: the most versions one key keeps, whatever their
+     * age; the oldest go first, on the write that goes over.
+     */
+    @WithDefault("200")
+    int maxVersionsPerKey();
+
+    /**
+     * {@code TMEM_HISTORY_MAX_BYTES_PER_KEY}: the most content bytes one key's versions keep
+     * together (its current version is kept even when it alone is larger).
+     */
+    @WithDefault("5000000")
+    long maxBytesPerKey();
+
+    /** {@code TMEM_HISTORY_PAGE_VERSIONS}: the most versions one page of history carries. */
+    @WithDefault("50")
+    int pageVersions();
   }
 }

@@ -79,6 +79,23 @@ public class RepositoryReader {
     this.config = config;
   }
 
+  /**
+   * The content bytes of the repository's live entries as its row counts them (0 when there is no
+   * row): what a full GET will hold, known before it reads them.
+   */
+  long contentBytes(RepositorySlug slug) {
+    try (Connection connection = dataSource.getConnection();
+        PreparedStatement statement =
+            connection.prepareStatement("SELECT total_bytes FROM repository WHERE slug_key = ?")) {
+      statement.setString(1, slug.key());
+      try (ResultSet row = statement.executeQuery()) {
+        return row.next() ? row.getLong(1) : 0;
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("could not read repository " + slug, e);
+    }
+  }
+
   /** The whole repository, or its hashes view, unless {@code ifNoneMatch} names its checksum. */
   ReadOutcome read(RepositorySlug slug, boolean hashesOnly, String ifNoneMatch) {
     try (Connection connection = dataSource.getConnection()) {

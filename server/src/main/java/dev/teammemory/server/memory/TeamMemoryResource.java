@@ -12,6 +12,7 @@ import dev.teammemory.server.auth.AuthorizedRepository;
 import dev.teammemory.server.auth.RepositoryAuthorization;
 import dev.teammemory.server.errors.ApiException;
 import dev.teammemory.server.limits.LimitsConfig;
+import dev.teammemory.server.limits.ReadAdmission;
 import dev.teammemory.server.secrets.SecretCheck;
 import dev.teammemory.server.secrets.SecretFinding;
 import jakarta.inject.Inject;
@@ -49,6 +50,7 @@ public class TeamMemoryResource {
   private final SecretCheck secrets;
   private final LimitsConfig limits;
   private final MemoryMetrics metrics;
+  private final ReadAdmission admission;
 
   @Inject
   TeamMemoryResource(
@@ -56,12 +58,14 @@ public class TeamMemoryResource {
       EntryStore store,
       SecretCheck secrets,
       LimitsConfig limits,
-      MemoryMetrics metrics) {
+      MemoryMetrics metrics,
+      ReadAdmission admission) {
     this.authorization = authorization;
     this.store = store;
     this.secrets = secrets;
     this.limits = limits;
     this.metrics = metrics;
+    this.admission = admission;
   }
 
   @GET
@@ -72,6 +76,13 @@ public class TeamMemoryResource {
     AuthorizedRepository target = authorization.read(repo);
     boolean hashesOnly = hashesView(view);
     metrics.request(hashesOnly ? "hashes" : "get");
+    if (!hashesOnly) {
+      // Its contents as strings, as JSON bytes and as the buffer sent (the hashes view is small).
+      admission.admit(
+          target.caller().id(),
+          ReadAdmission.Kind.READ,
+          ReadAdmission.HELD_PER_CONTENT_BYTE * store.contentBytes(target.slug()));
+    }
     return switch (store.read(target.slug(), hashesOnly, ifNoneMatch)) {
       case ReadOutcome.NotFound notFound -> throw RepositoryAuthorization.notFound(target.slug());
       case ReadOutcome.NotModified notModified ->
@@ -195,12 +206,17 @@ public class TeamMemoryResource {
 
   @GET
   @Path("history")
-  public Response history(@RestQuery String repo, @RestQuery String key) {
+  public Response history(@RestQuery String repo, @RestQuery String key, @RestQuery String page) {
     AuthorizedRepository target = authorization.read(repo);
     metrics.request("history");
     String validKey = keyParameter(key);
+    Optional<HistoryCursor> from = pageParameter(page);
+    admission.admit(
+        target.caller().id(),
+        ReadAdmission.Kind.READ,
+        ReadAdmission.HELD_PER_CONTENT_BYTE * limits.maxPageBytes());
     return store
-        .history(target.slug(), validKey)
+        .history(target.slug(), validKey, from)
         .map(history -> Response.ok(history).build())
         .orElseThrow(() -> RepositoryAuthorization.notFound(target.slug()));
   }
@@ -292,6 +308,22 @@ public class TeamMemoryResource {
                   Map.of("key", secrets.printable(key)));
             });
     return key;
+  }
+
+  /** The cursor a previous page gave as {@code next_page}; never echoed, it may hold anything. */
+  private static Optional<HistoryCursor> pageParameter(String page) {
+    if (page == null) {
+      return Optional.empty();
+    }
+    return Optional.of(
+        HistoryCursor.parse(page)
+            .orElseThrow(
+                () ->
+                    ApiException.of(
+                        400,
+                        ErrorCodes.INVALID_PARAMETER,
+                        "the page parameter is not a cursor this server gave; send back the"
+                            + " next_page of the previous page as it was")));
   }
 
   private static Optional<String> expectedChecksumParameter(String expectedChecksum) {

@@ -3,12 +3,10 @@ package dev.teammemory.server.stores;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.teammemory.protocol.ProtocolJson;
 import dev.teammemory.protocol.Timestamps;
-import dev.teammemory.server.errors.StoreApiException;
-import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.MeterRegistry;
+import dev.teammemory.server.limits.LimitsConfig;
+import dev.teammemory.server.limits.ReadAdmission;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
-import io.vertx.ext.web.RoutingContext;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
@@ -31,9 +29,7 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
 import org.jboss.logging.Logger;
@@ -70,16 +66,22 @@ public class ExportResource {
   private final DataSource dataSource;
   private final StoreAccess access;
   private final ExportConfig config;
-  private final Semaphore slots;
+  private final ReadAdmission admission;
+  private final long entryBytes;
   private final ScheduledExecutorService watchdog;
 
   @Inject
   ExportResource(
-      DataSource dataSource, StoreAccess access, ExportConfig config, MeterRegistry registry) {
+      DataSource dataSource,
+      StoreAccess access,
+      ExportConfig config,
+      ReadAdmission admission,
+      LimitsConfig limits) {
     this.dataSource = dataSource;
     this.access = access;
     this.config = config;
-    this.slots = new Semaphore(config.maxConcurrent());
+    this.admission = admission;
+    this.entryBytes = limits.maxEntryBytes();
     this.watchdog =
         Executors.newSingleThreadScheduledExecutor(
             task -> {
@@ -87,9 +89,6 @@ public class ExportResource {
               thread.setDaemon(true);
               return thread;
             });
-    Gauge.builder("tmem.exports.active", slots, s -> config.maxConcurrent() - s.availablePermits())
-        .description("Memory store exports being streamed")
-        .register(registry);
   }
 
   @PreDestroy
@@ -99,35 +98,21 @@ public class ExportResource {
 
   @GET
   public Response export(
-      @RestPath String store,
-      @RestQuery String view,
-      @Context HttpServerRequest request,
-      @Context RoutingContext routing) {
+      @RestPath String store, @RestQuery String view, @Context HttpServerRequest request) {
     boolean basic = !StoreRequests.fullView(view, true);
     AuthorizedStore target = access.read(store);
     if (request.method() == HttpMethod.HEAD) {
       // A HEAD (routed here, as to every GET) never writes the body, so it must not take a slot.
       return Response.ok().type(NDJSON).build();
     }
-    if (!slots.tryAcquire()) {
-      throw new StoreApiException(
-          429,
-          StoreApiException.RATE_LIMIT,
-          "too many memory store exports at once on this server; retry shortly",
-          Map.of(),
-          Map.of("retry-after", "1"));
-    }
-    Store found = new Store(target.store().repositoryId(), target.target().slug().toString());
-    // The slot is given back once: when the body has been streamed, or when the response ends
-    // without it (a connection gone before the body started), whichever comes first.
-    AtomicBoolean released = new AtomicBoolean();
+    // A slot of its own caller's and of the server's, until the response ends; the cursor holds
+    // a fetch of rows at a time (and their JSON).
     Runnable release =
-        () -> {
-          if (released.compareAndSet(false, true)) {
-            slots.release();
-          }
-        };
-    routing.addEndHandler(ended -> release.run());
+        admission.admit(
+            target.target().caller().id(),
+            ReadAdmission.Kind.EXPORT,
+            2L * config.fetchSize() * entryBytes);
+    Store found = new Store(target.store().repositoryId(), target.target().slug().toString());
     StreamingOutput body =
         out -> {
           try {

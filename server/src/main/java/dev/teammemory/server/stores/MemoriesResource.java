@@ -2,6 +2,8 @@ package dev.teammemory.server.stores;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.teammemory.server.errors.StoreApiException;
+import dev.teammemory.server.limits.LimitsConfig;
+import dev.teammemory.server.limits.ReadAdmission;
 import dev.teammemory.server.memory.EntryStore;
 import dev.teammemory.server.memory.MemoryOutcome;
 import dev.teammemory.server.memory.MemoryState;
@@ -43,6 +45,8 @@ public class MemoriesResource {
   private final EntryStore store;
   private final SecretCheck secrets;
   private final SecretFields secretFields;
+  private final ReadAdmission admission;
+  private final LimitsConfig limits;
 
   @Inject
   MemoriesResource(
@@ -50,12 +54,16 @@ public class MemoriesResource {
       StoreReader reader,
       EntryStore store,
       SecretCheck secrets,
-      SecretFields secretFields) {
+      SecretFields secretFields,
+      ReadAdmission admission,
+      LimitsConfig limits) {
     this.access = access;
     this.reader = reader;
     this.store = store;
     this.secrets = secrets;
     this.secretFields = secretFields;
+    this.admission = admission;
+    this.limits = limits;
   }
 
   @POST
@@ -123,6 +131,12 @@ public class MemoriesResource {
     boolean full = StoreRequests.fullView(view, false);
     int size = StoreRequests.limit(limit, full);
     Optional<String> after = StoreRequests.position(page, CURSOR);
+    admission.admit(
+        target.target().caller().id(),
+        ReadAdmission.Kind.READ,
+        full
+            ? ReadAdmission.HELD_PER_CONTENT_BYTE * size * limits.maxEntryBytes()
+            : ReadAdmission.METADATA_PAGE_BYTES);
     List<ListedItem> items =
         reader.memories(
             target.store().repositoryId(),
@@ -237,7 +251,8 @@ public class MemoriesResource {
               "the path conflicts with the memory at "
                   + MemoryPaths.pathOf(conflict.conflictingKey())
                   + ": a path may not equal, contain or lie inside another memory's path",
-              Map.of(
+              // In this order on every run (Map.of's order changes from one JVM to the next).
+              orderedFields(
                   "conflicting_path",
                   MemoryPaths.pathOf(conflict.conflictingKey()),
                   "conflicting_memory_id",
@@ -280,6 +295,14 @@ public class MemoriesResource {
   }
 
   /** The store may have gone between the access check and the write: say which is missing. */
+  private static Map<String, Object> orderedFields(
+      String firstName, Object first, String secondName, Object second) {
+    Map<String, Object> fields = new java.util.LinkedHashMap<>();
+    fields.put(firstName, first);
+    fields.put(secondName, second);
+    return fields;
+  }
+
   private StoreApiException noSuchMemoryOrStore(AuthorizedStore target, String memoryId) {
     return reader.store(target.store().id()).isPresent()
         ? noSuchMemory(memoryId)

@@ -6,6 +6,7 @@ import dev.teammemory.server.auth.AuthorizedRepository;
 import dev.teammemory.server.auth.RepositoryAuthorization;
 import dev.teammemory.server.auth.RepositorySlug;
 import dev.teammemory.server.errors.StoreApiException;
+import dev.teammemory.server.limits.ReadAdmission;
 import dev.teammemory.server.memory.EntryStore;
 import dev.teammemory.server.memory.StoreAttributes;
 import dev.teammemory.server.memory.StoreOutcome;
@@ -49,6 +50,7 @@ public class MemoryStoresResource {
   private final EntryStore store;
   private final RepositoryAuthorization authorization;
   private final SecretFields secretFields;
+  private final ReadAdmission admission;
 
   @Inject
   MemoryStoresResource(
@@ -56,12 +58,14 @@ public class MemoryStoresResource {
       StoreReader reader,
       EntryStore store,
       RepositoryAuthorization authorization,
-      SecretFields secretFields) {
+      SecretFields secretFields,
+      ReadAdmission admission) {
     this.access = access;
     this.reader = reader;
     this.store = store;
     this.authorization = authorization;
     this.secretFields = secretFields;
+    this.admission = admission;
   }
 
   @POST
@@ -130,6 +134,8 @@ public class MemoryStoresResource {
       @RestQuery("created_at[lte]") String createdUntil) {
     int size = StoreRequests.limit(limit, false);
     Optional<Long> after = StoreRequests.numericPosition(page, CURSOR);
+    admission.admit(
+        authorization.caller().id(), ReadAdmission.Kind.READ, ReadAdmission.METADATA_PAGE_BYTES);
     boolean archived = StoreRequests.flag(includeArchived, "include_archived");
     Optional<Instant> from = StoreRequests.time(createdFrom, "created_at[gte]");
     Optional<Instant> until = StoreRequests.time(createdUntil, "created_at[lte]");

@@ -1,6 +1,8 @@
 package dev.teammemory.server.stores;
 
 import dev.teammemory.server.errors.StoreApiException;
+import dev.teammemory.server.limits.LimitsConfig;
+import dev.teammemory.server.limits.ReadAdmission;
 import dev.teammemory.server.memory.EntryStore;
 import dev.teammemory.server.memory.Ids;
 import dev.teammemory.server.memory.RedactOutcome;
@@ -32,12 +34,21 @@ public class MemoryVersionsResource {
   private final StoreAccess access;
   private final StoreReader reader;
   private final EntryStore store;
+  private final LimitsConfig limits;
+  private final ReadAdmission admission;
 
   @Inject
-  MemoryVersionsResource(StoreAccess access, StoreReader reader, EntryStore store) {
+  MemoryVersionsResource(
+      StoreAccess access,
+      StoreReader reader,
+      EntryStore store,
+      LimitsConfig limits,
+      ReadAdmission admission) {
     this.access = access;
     this.reader = reader;
     this.store = store;
+    this.limits = limits;
+    this.admission = admission;
   }
 
   @GET
@@ -63,16 +74,31 @@ public class MemoryVersionsResource {
             StoreRequests.time(createdFrom, "created_at[gte]"),
             StoreRequests.time(createdUntil, "created_at[lte]"),
             full);
+    admission.admit(
+        target.target().caller().id(),
+        ReadAdmission.Kind.READ,
+        full
+            ? ReadAdmission.HELD_PER_CONTENT_BYTE * limits.maxPageBytes()
+            : ReadAdmission.METADATA_PAGE_BYTES);
+    long repositoryId = target.store().repositoryId();
+    Optional<Long> before = StoreRequests.numericPosition(page, CURSOR);
     List<VersionRow> rows =
-        reader.versions(
-            target.store().repositoryId(),
-            filter,
-            StoreRequests.numericPosition(page, CURSOR),
-            size + 1);
+        reader.versions(repositoryId, filter.withoutContent(), before, size + 1);
+    int fitting = full ? fittingInPage(rows, size) : Math.min(rows.size(), size);
     String next = null;
-    if (rows.size() > size) {
-      rows = rows.subList(0, size);
-      next = StoreRequests.cursor(CURSOR, Long.toString(rows.get(size - 1).rowId()));
+    if (rows.size() > fitting) {
+      next = StoreRequests.cursor(CURSOR, Long.toString(rows.get(fitting - 1).rowId()));
+    }
+    rows = rows.subList(0, fitting);
+    if (full && !rows.isEmpty()) {
+      // The page's rows again, now with their contents: the ids bound the read to what fits.
+      rows =
+          reader.versions(
+              repositoryId,
+              filter,
+              Optional.of(rows.get(0).rowId() + 1),
+              fitting,
+              rows.get(fitting - 1).rowId());
     }
     return new StoreBodies.Page(
         rows.stream().map(row -> StoreBodies.of(storeId, row)).toList(), next);
@@ -110,6 +136,23 @@ public class MemoryVersionsResource {
           throw StoreApiException.invalid(
               "cannot redact the current version of a memory; update or delete the memory first");
     };
+  }
+
+  /**
+   * How many of {@code rows} (sizes only) one full page carries: at most {@code size}, and no more
+   * once their contents reach the page byte limit (at least one).
+   */
+  private int fittingInPage(List<VersionRow> rows, int size) {
+    long bytes = 0;
+    int fitting = 0;
+    for (VersionRow row : rows) {
+      if (fitting == size || (fitting > 0 && bytes + row.sizeBytes() > limits.maxPageBytes())) {
+        break;
+      }
+      bytes += row.sizeBytes();
+      fitting++;
+    }
+    return fitting;
   }
 
   private VersionRow version(AuthorizedStore target, String versionId, boolean full) {

@@ -240,6 +240,16 @@ public class StoreReader {
    */
   List<VersionRow> versions(
       long repositoryId, VersionFilter filter, Optional<Long> beforeRowId, int limit) {
+    return versions(repositoryId, filter, beforeRowId, limit, 0);
+  }
+
+  /** As above, and only rows from {@code fromRowId} on (a page read again, with contents). */
+  List<VersionRow> versions(
+      long repositoryId,
+      VersionFilter filter,
+      Optional<Long> beforeRowId,
+      int limit,
+      long fromRowId) {
     StringBuilder sql =
         new StringBuilder(
             "SELECT "
@@ -281,6 +291,10 @@ public class StoreReader {
           sql.append(" AND v.id < ?");
           parameters.add(id);
         });
+    if (fromRowId > 0) {
+      sql.append(" AND v.id >= ?");
+      parameters.add(fromRowId);
+    }
     sql.append(" ORDER BY v.id DESC LIMIT ?");
     parameters.add(limit);
     return query(

@@ -19,4 +19,9 @@ record VersionFilter(
     requireNonNull(createdFrom, "createdFrom is null");
     requireNonNull(createdUntil, "createdUntil is null");
   }
+
+  /** The same versions, without their contents (sizes only). */
+  VersionFilter withoutContent() {
+    return new VersionFilter(memoryId, operation, createdFrom, createdUntil, false);
+  }
 }

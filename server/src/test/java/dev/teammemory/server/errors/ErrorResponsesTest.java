@@ -69,4 +69,31 @@ class ErrorResponsesTest {
         .statusCode(200)
         .body(org.hamcrest.Matchers.containsString("/api/claude_code/team_memory"));
   }
+
+  @Test
+  void everyKnownLabelSetOfTheRefusalAndGitHubCountersIsExportedWithoutAFirstEvent() {
+    String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+
+    for (String code : Rejections.knownCodes()) {
+      assertThat(metrics).contains("tmem_rejections_total{error_code=\"" + code + "\"}");
+    }
+    for (String endpoint : java.util.List.of("user", "repository", "repositories")) {
+      for (String outcome : java.util.List.of("ok", "refused", "unavailable")) {
+        assertThat(metrics)
+            .containsPattern(
+                "tmem_github_calls_total\\{(endpoint=\""
+                    + endpoint
+                    + "\",outcome=\""
+                    + outcome
+                    + "\"|outcome=\""
+                    + outcome
+                    + "\",endpoint=\""
+                    + endpoint
+                    + "\")\\}");
+      }
+    }
+    assertThat(metrics)
+        .contains("tmem_github_permission_lookups_total{result=\"hit\"}")
+        .contains("tmem_github_permission_lookups_total{result=\"miss\"}");
+  }
 }

@@ -14,6 +14,7 @@ import static org.hamcrest.Matchers.equalTo;
 import dev.teammemory.protocol.Checksums;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -30,6 +31,22 @@ class HistoryTest {
         .statusCode(200)
         .extract()
         .jsonPath();
+  }
+
+  /** The pages of the key's history, following next_page until the last. */
+  static List<JsonPath> allPages(String repo, String key) {
+    List<JsonPath> pages = new ArrayList<>();
+    String page = null;
+    do {
+      var request = as(READER).queryParam("repo", repo).queryParam("key", key);
+      if (page != null) {
+        request.queryParam("page", page);
+      }
+      JsonPath body = request.get(PATH + "/history").then().statusCode(200).extract().jsonPath();
+      pages.add(body);
+      page = body.getString("next_page");
+    } while (page != null && pages.size() < 100);
+    return pages;
   }
 
   private static JsonPath purge(String repo, String key, long version) {
@@ -238,5 +255,97 @@ class HistoryTest {
         .then()
         .statusCode(400)
         .body("error.details.error_code", equalTo("invalid_key"));
+  }
+
+  @Test
+  void historyComesInPagesOfAtMostTwentyVersionsAndTheCursorsReachEveryVersion() {
+    String repo = fresh("history-pages");
+    for (int i = 1; i <= 45; i++) {
+      put(repo, entries("a.md", "version " + i));
+    }
+
+    List<JsonPath> pages = allPages(repo, "a.md");
+
+    assertThat(pages)
+        .extracting(page -> page.getList("versions").size())
+        .containsExactly(20, 20, 5);
+    assertThat(pages.get(2).getString("next_page")).isNull();
+    assertThat(
+            pages.stream().flatMap(page -> page.getList("versions.version", Long.class).stream()))
+        .containsExactlyElementsOf(
+            java.util.stream.LongStream.rangeClosed(1, 45).map(v -> 46 - v).boxed().toList());
+    // A client that ignores next_page gets the newest versions, as before.
+    assertThat(history(repo, "a.md").getList("versions.content").get(0)).isEqualTo("version 45");
+  }
+
+  @Test
+  void aPageEndsOnceItsContentReachesThePageBytesButAlwaysCarriesOneVersion() {
+    String repo = fresh("history-bytes");
+    for (int i = 1; i <= 3; i++) {
+      put(repo, entries("big.md", String.valueOf(i).repeat(200_000)));
+    }
+
+    List<JsonPath> pages = allPages(repo, "big.md");
+
+    // 300,000 bytes a page: two versions of 200,000 would be over it.
+    assertThat(pages)
+        .extracting(page -> page.getList("versions.version", Long.class))
+        .containsExactly(List.of(3L), List.of(2L), List.of(1L));
+  }
+
+  @Test
+  void aForgedOrGarbledPageCursorIs400InvalidParameterInTheEnvelope() {
+    String repo = fresh("history-cursor");
+    put(repo, entries("a.md", "one"));
+    for (String forged : List.of("x", "v0", "v-1", "v1\u0000", "v1\0", "v" + "9".repeat(40))) {
+      as(READER)
+          .queryParam("repo", repo)
+          .queryParam("key", "a.md")
+          .queryParam("page", forged.replace("\\u0000", "\u0000"))
+          .get(PATH + "/history")
+          .then()
+          .statusCode(400)
+          .body("error.details.error_code", equalTo("invalid_parameter"))
+          .body(
+              "error.message",
+              equalTo(
+                  "the page parameter is not a cursor this server gave; send back the next_page"
+                      + " of the previous page as it was"));
+    }
+  }
+
+  @Test
+  void eachKeyKeepsAtMostItsBoundOfVersionsOldestDroppedFirstAndNeverAnotherKeys() {
+    String repo = fresh("history-bound");
+    put(repo, entries("quiet.md", "only"));
+    for (int i = 1; i <= 65; i++) {
+      put(repo, entries("busy.md", "version " + i));
+    }
+
+    List<Long> busy =
+        allPages(repo, "busy.md").stream()
+            .flatMap(page -> page.getList("versions.version", Long.class).stream())
+            .toList();
+    assertThat(busy).hasSize(60);
+    assertThat(busy.get(0)).isEqualTo(66L);
+    assertThat(busy.get(59)).isEqualTo(7L);
+    assertThat(history(repo, "quiet.md").getList("versions.version", Long.class))
+        .containsExactly(1L);
+  }
+
+  @Test
+  void eachKeyKeepsAtMostItsBoundOfBytesButAlwaysItsCurrentVersion() {
+    String repo = fresh("history-bound-bytes");
+    for (int i = 1; i <= 6; i++) {
+      put(repo, entries("big.md", String.valueOf(i).repeat(240_000)));
+    }
+
+    List<Long> kept =
+        allPages(repo, "big.md").stream()
+            .flatMap(page -> page.getList("versions.version", Long.class).stream())
+            .toList();
+    // 1,000,000 bytes a key: the newest four versions of 240,000 fit, a fifth would not.
+    assertThat(kept).containsExactly(6L, 5L, 4L, 3L);
+    assertThat(content(repo).get("big.md")).isEqualTo("6".repeat(240_000));
   }
 }

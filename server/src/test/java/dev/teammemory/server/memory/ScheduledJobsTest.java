@@ -28,16 +28,11 @@ class ScheduledJobsTest {
   @Inject HistoryRetention retention;
   @Inject AgroalDataSource dataSource;
 
+  /** Every kept version of the key, page after page. */
   private static List<Long> versions(String repo, String key) {
-    return as(READER)
-        .queryParam("repo", repo)
-        .queryParam("key", key)
-        .get(PATH + "/history")
-        .then()
-        .statusCode(200)
-        .extract()
-        .jsonPath()
-        .getList("versions.version", Long.class);
+    return HistoryTest.allPages(repo, key).stream()
+        .flatMap(page -> page.getList("versions.version", Long.class).stream())
+        .toList();
   }
 
   @Test

@@ -193,6 +193,13 @@ class ExportResourceTest {
       assertThat(refused.statusCode()).isEqualTo(429);
       assertThat(refused.header("retry-after")).isEqualTo("1");
       assertThat(refused.jsonPath().getString("error.type")).isEqualTo("rate_limit_error");
+      assertThat(refused.jsonPath().getString("error.message"))
+          .isEqualTo(
+              "you already have 2 exports in progress on this server; retry when one has ended");
+      // The bound is that caller's: a neighbour's export is served whole meanwhile.
+      String neighbours = as(WRITER).queryParam("view", "basic").get(exportPath(store)).asString();
+      assertThat(neighbours)
+          .endsWith("{\"type\":\"complete\",\"memory_count\":32,\"error_count\":0}\n");
 
       // Neither client reads, so both exports block until the stall timeout cuts them.
       awaitActiveExports(0);

@@ -102,6 +102,38 @@ class MemoryVersionsResourceTest {
   }
 
   @Test
+  void aFullPageEndsOnceItsContentsReachThePageBytesAndTheCursorGoesOn() {
+    String id = storeOf(fresh("ver-bytes"));
+    String memoryId = createMemory(id, "/big.md", "0".repeat(100_000)).getString("id");
+    for (int i = 1; i < 4; i++) {
+      v1(WRITER)
+          .body(Map.of("content", Integer.toString(i).repeat(100_000)))
+          .post(memories(id) + "/" + memoryId)
+          .then()
+          .statusCode(200);
+    }
+    List<Integer> pageSizes = new ArrayList<>();
+    List<String> firstCharacters = new ArrayList<>();
+    String page = null;
+    do {
+      Map<String, String> query = new LinkedHashMap<>(Map.of("view", "full"));
+      if (page != null) {
+        query.put("page", page);
+      }
+      JsonPath listed = list(id, query);
+      List<String> contents = listed.getList("data.content", String.class);
+      pageSizes.add(contents.size());
+      contents.forEach(content -> firstCharacters.add(content.substring(0, 1)));
+      page = listed.getString("next_page");
+    } while (page != null);
+    // 300,000 bytes a page in the tests: three contents of 100,000 fit, a fourth would not.
+    assertThat(pageSizes).containsExactly(3, 1);
+    assertThat(firstCharacters).containsExactly("3", "2", "1", "0");
+    // Without contents, one page holds them all.
+    assertThat(list(id, Map.of()).getList("data")).hasSize(4);
+  }
+
+  @Test
   void retrieveAndRedactAnOldVersionButNotTheCurrentOne() {
     String id = storeOf(fresh("ver-redact"));
     JsonPath created = createMemory(id, "/a.md", "oops");

@@ -3,6 +3,7 @@ package dev.teammemory.protocol.client;
 import static java.util.Objects.requireNonNull;
 
 import dev.teammemory.protocol.ErrorEnvelope;
+import java.time.Duration;
 import java.util.Optional;
 import java.util.OptionalInt;
 
@@ -87,11 +88,19 @@ public sealed interface Response<T>
    * The exchange did not produce a protocol answer: a connection or I/O error, a timeout, a {@code
    * 5xx}, an unexpected status, or a {@code 2xx} body that is not what the protocol says. Worth
    * retrying later. {@code reason} names what went wrong, never a token or an entry's content.
+   * {@code retryAfter} is the server's {@code retry-after} (on a {@code 429} or {@code 503}): no
+   * retry should come sooner.
    */
-  record TransportFailure<T>(String reason, OptionalInt status) implements Response<T> {
+  record TransportFailure<T>(String reason, OptionalInt status, Optional<Duration> retryAfter)
+      implements Response<T> {
     public TransportFailure {
       requireNonNull(reason, "reason is null");
       requireNonNull(status, "status is null");
+      requireNonNull(retryAfter, "retryAfter is null");
+    }
+
+    public TransportFailure(String reason, OptionalInt status) {
+      this(reason, status, Optional.empty());
     }
   }
 }

@@ -254,17 +254,57 @@ public final class TeamMemoryClient implements AutoCloseable {
         .build();
   }
 
-  /** Every kept version of one key, newest first (an extension). */
+  /** The newest page of the kept versions of one key, newest first (an extension). */
   public Response<EntryHistory> history(String repo, String key) {
+    return history(repo, key, Optional.empty());
+  }
+
+  /**
+   * A page of the kept versions of one key, newest first: the newest page, or the one a previous
+   * page's {@link EntryHistory#next()} names.
+   */
+  public Response<EntryHistory> history(String repo, String key, Optional<String> page) {
     requireNonNull(key, "key is null");
-    HttpUrl url = memoryUrl(repo).addPathSegment("history").addQueryParameter("key", key).build();
-    return execute(http, authorized(url).get().build(), EntryHistory.class);
+    requireNonNull(page, "page is null");
+    HttpUrl.Builder url = memoryUrl(repo).addPathSegment("history").addQueryParameter("key", key);
+    page.ifPresent(cursor -> url.addQueryParameter("page", cursor));
+    return execute(http, authorized(url.build()).get().build(), EntryHistory.class);
   }
 
   /** Where to log in (an extension); needs no token, so it is sent without one. */
   public Response<AuthConfig> authConfig() {
     HttpUrl url = baseUrl.newBuilder().addPathSegments("api/auth/config").build();
     return execute(http, common(url).get().build(), AuthConfig.class);
+  }
+
+  /**
+   * Whether the server at the base URL answers as a Team Memory server: its auth discovery gives
+   * the discovery body, or an error in the protocol's envelope (a server with static tokens only
+   * answers {@code 404 not_found}). False for anything else that answered (a web page, another
+   * API); empty when it could not be asked (down, failing).
+   */
+  public Optional<Boolean> speaksTeamMemory() {
+    return switch (authConfig()) {
+      case Response.Ok<AuthConfig> ok -> Optional.of(true);
+      case Response.NotFound<AuthConfig> notFound ->
+          Optional.of(notFound.error().flatMap(ErrorEnvelope::errorCode).isPresent());
+      case Response.Rejected<AuthConfig> rejected ->
+          Optional.of(rejected.error().flatMap(ErrorEnvelope::errorCode).isPresent());
+      case Response.Unauthorized<AuthConfig> unauthorized ->
+          Optional.of(unauthorized.error().flatMap(ErrorEnvelope::errorCode).isPresent());
+      case Response.TransportFailure<AuthConfig> failure ->
+          failure.status().isPresent()
+                  && failure.status().getAsInt() >= 200
+                  && failure.status().getAsInt() < 300
+              ? Optional.of(false)
+              : Optional.empty();
+      default -> Optional.empty();
+    };
+  }
+
+  /** The server's base URL, for messages. */
+  public String serverUrl() {
+    return baseUrl.toString();
   }
 
   /** The Memory Stores API of the same server, over this client's connection and token. */
@@ -303,7 +343,12 @@ public final class TeamMemoryClient implements AutoCloseable {
       Response<T> other =
           (Response<T>)
               interpret(
-                  call, status, response.header("ETag"), response.body().bytes(), Object.class);
+                  call,
+                  status,
+                  response.header("ETag"),
+                  retryAfter(response.header("Retry-After")),
+                  response.body().bytes(),
+                  Object.class);
       return other;
     } catch (IOException e) {
       return new Response.TransportFailure<>(call + " failed: " + describe(e), OptionalInt.empty());
@@ -336,7 +381,9 @@ public final class TeamMemoryClient implements AutoCloseable {
   Request.Builder authorized(HttpUrl url) {
     Request.Builder request = common(url);
     String token = bearerToken.get();
-    if (token != null && !token.isBlank()) {
+    // A token with characters no token has (non-ASCII, spaces, control characters: a bad paste)
+    // is not sent, so the server answers 401 and the caller says so in words.
+    if (token != null && !token.isBlank() && token.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
       request.header("Authorization", "Bearer " + token);
     }
     return request;
@@ -347,18 +394,59 @@ public final class TeamMemoryClient implements AutoCloseable {
     byte[] body;
     int status;
     String etag;
+    Optional<Duration> retryAfter;
     try (okhttp3.Response response = http.newCall(request).execute()) {
       status = response.code();
       etag = response.header("ETag");
+      retryAfter = retryAfter(response.header("Retry-After"));
       body = response.body().bytes();
     } catch (IOException e) {
       return new Response.TransportFailure<>(call + " failed: " + describe(e), OptionalInt.empty());
     }
-    return interpret(call, status, etag, body, bodyType);
+    return interpret(call, status, etag, retryAfter, body, bodyType);
+  }
+
+  /**
+   * The longest wait a {@code retry-after} is taken at: a broken or hostile value waits no more.
+   */
+  static final Duration MAX_RETRY_AFTER = Duration.ofMinutes(10);
+
+  /**
+   * {@code Retry-After} in delay-seconds or as an HTTP date, capped at {@link #MAX_RETRY_AFTER};
+   * empty when absent or unreadable.
+   */
+  static Optional<Duration> retryAfter(String header) {
+    if (header == null || header.isBlank()) {
+      return Optional.empty();
+    }
+    String value = header.strip();
+    Duration wait;
+    try {
+      wait = Duration.ofSeconds(Long.parseLong(value));
+    } catch (NumberFormatException notSeconds) {
+      try {
+        java.time.Instant at =
+            java.time.ZonedDateTime.parse(
+                    value, java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME)
+                .toInstant();
+        wait = Duration.between(java.time.Instant.now(), at);
+      } catch (java.time.format.DateTimeParseException notDate) {
+        return Optional.empty();
+      }
+    }
+    if (wait.isNegative()) {
+      return Optional.of(Duration.ZERO);
+    }
+    return Optional.of(wait.compareTo(MAX_RETRY_AFTER) > 0 ? MAX_RETRY_AFTER : wait);
   }
 
   private static <T> Response<T> interpret(
-      String call, int status, String etag, byte[] body, Class<T> bodyType) {
+      String call,
+      int status,
+      String etag,
+      Optional<Duration> retryAfter,
+      byte[] body,
+      Class<T> bodyType) {
     if (status >= 200 && status < 300) {
       try {
         T parsed = body.length == 0 ? null : ProtocolJson.mapper().readValue(body, bodyType);
@@ -397,13 +485,16 @@ public final class TeamMemoryClient implements AutoCloseable {
       // callers wait out and retry. (OkHttp itself retries a 408.)
       case 429 ->
           new Response.TransportFailure<>(
-              call + " answered " + status + " (busy; try again later)", OptionalInt.of(status));
+              call + " answered " + status + " (busy; try again later)",
+              OptionalInt.of(status),
+              retryAfter);
       default -> {
         if (status >= 400 && status < 500) {
           yield new Response.Rejected<>(status, envelope(body));
         }
         String what = status >= 500 ? " answered " : " answered an unexpected status ";
-        yield new Response.TransportFailure<>(call + what + status, OptionalInt.of(status));
+        yield new Response.TransportFailure<>(
+            call + what + status, OptionalInt.of(status), retryAfter);
       }
     };
   }
@@ -440,7 +531,7 @@ public final class TeamMemoryClient implements AutoCloseable {
       return "not valid JSON";
     }
     if (failure instanceof JacksonException) {
-      return failure.getClass().getSimpleName();
+      return "not readable as the protocol's JSON";
     }
     return describe(failure);
   }
@@ -467,10 +558,24 @@ public final class TeamMemoryClient implements AutoCloseable {
     return path.isEmpty() ? "(root)" : path.toString();
   }
 
-  private static String describe(IOException failure) {
-    String message = failure.getMessage();
-    return failure.getClass().getSimpleName()
-        + (message == null || message.isBlank() ? "" : ": " + message);
+  /**
+   * A connection failure in words a person reads (never Java's class names): what happened, and
+   * where that is known the likely cause.
+   */
+  static String describe(IOException failure) {
+    return switch (failure) {
+      case java.net.UnknownHostException unknown -> "the server's host name is not known";
+      case java.net.ConnectException refused ->
+          "nothing answers at the server's address (connection refused; is the server running?)";
+      case java.net.SocketTimeoutException timeout -> "the server did not answer in time";
+      case javax.net.ssl.SSLException tls ->
+          "the secure connection failed (is the URL https where the server speaks plain http, or"
+              + " the reverse?)";
+      case java.io.InterruptedIOException interrupted -> "the request was interrupted";
+      case java.net.ProtocolException protocol -> "the server broke the HTTP protocol";
+      case java.io.EOFException closed -> "the server closed the connection mid-answer";
+      default -> "the connection failed";
+    };
   }
 
   private static long ceilingSeconds(Duration wait) {

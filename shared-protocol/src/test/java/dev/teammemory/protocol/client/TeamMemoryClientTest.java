@@ -531,7 +531,9 @@ class TeamMemoryClientTest {
             Response.TransportFailure.class,
             failure ->
                 assertThat(failure.reason())
-                    .startsWith("GET /api/claude_code/team_memory failed: SocketTimeoutException"));
+                    .isEqualTo(
+                        "GET /api/claude_code/team_memory failed: the server did not answer in"
+                            + " time"));
   }
 
   @Test
@@ -648,6 +650,25 @@ class TeamMemoryClientTest {
                             "2026-11-21T10:15:30.123Z",
                             false))),
                 Optional.empty()));
+  }
+
+  @Test
+  void historyAsksForTheNextPageByItsCursorAndParsesTheNextCursor() throws InterruptedException {
+    server.enqueue(
+        json(
+            200,
+            "{\"repo\":\"acme/widgets\",\"key\":\"MEMORY.md\",\"versions\":[],"
+                + "\"next_page\":\"v12\"}"));
+
+    Response<EntryHistory> response = client.history(REPO, "MEMORY.md", Optional.of("v40"));
+
+    assertThat(server.takeRequest().getTarget())
+        .isEqualTo(
+            "/api/claude_code/team_memory/history?repo=acme%2Fwidgets&key=MEMORY.md&page=v40");
+    assertThat(response)
+        .isEqualTo(
+            new Response.Ok<>(
+                new EntryHistory(REPO, "MEMORY.md", List.of(), "v12"), Optional.empty()));
   }
 
   @Test
