@@ -34,6 +34,24 @@ public record HookInput(
 
   private static final ObjectMapper JSON = new ObjectMapper();
 
+  /**
+   * The input as Codex's hooks mean it: Codex sends Claude Code's field names, but its {@code
+   * transcript_path} is its own session log, which the services must not read as a Claude Code
+   * transcript.
+   */
+  public HookInput fromCodex() {
+    return new HookInput(
+        sessionId,
+        Optional.empty(),
+        cwd,
+        hookEventName,
+        prompt,
+        trigger,
+        customInstructions,
+        source,
+        stopHookActive);
+  }
+
   public HookInput {
     requireNonNull(sessionId, "sessionId is null");
     requireNonNull(transcriptPath, "transcriptPath is null");

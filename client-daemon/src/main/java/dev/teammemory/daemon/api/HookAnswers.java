@@ -73,6 +73,14 @@ final class HookAnswers implements AutoCloseable {
    * @return empty when {@code event} is not a hook
    */
   Optional<Answer> answer(String event, boolean privateIndex, byte[] input) {
+    return answer(event, privateIndex, false, input);
+  }
+
+  /**
+   * Answers one hook of Claude Code's or, with {@code codex}, of Codex's ({@link
+   * HookInput#fromCodex}); both read the same answer shapes.
+   */
+  Optional<Answer> answer(String event, boolean privateIndex, boolean codex, byte[] input) {
     requireNonNull(input, "input is null");
     Optional<AgentEvent> known = AgentEvent.ofCommand(event);
     if (known.isEmpty()) {
@@ -80,23 +88,23 @@ final class HookAnswers implements AutoCloseable {
     }
     if (known.get() == AgentEvent.STOP) {
       try {
-        stops.execute(() -> answerNow(AgentEvent.STOP, false, input));
+        stops.execute(() -> answerNow(AgentEvent.STOP, false, codex, input));
       } catch (RejectedExecutionException busy) {
         HookLog.record(environment, AgentEvent.STOP.command(), busy);
       }
       return Optional.of(new Answer(""));
     }
-    return Optional.of(answerNow(known.get(), privateIndex, input));
+    return Optional.of(answerNow(known.get(), privateIndex, codex, input));
   }
 
   /**
    * The answer, as the hook command would print it; what it would say on stderr goes to the log,
    * and so does a failure nobody planned for, which costs the agent only the answer.
    */
-  private Answer answerNow(AgentEvent event, boolean privateIndex, byte[] bytes) {
+  private Answer answerNow(AgentEvent event, boolean privateIndex, boolean codex, byte[] bytes) {
     HookInput input;
     switch (HookInput.parse(bytes)) {
-      case HookInput.Parsed.Read read -> input = read.input();
+      case HookInput.Parsed.Read read -> input = codex ? read.input().fromCodex() : read.input();
       case HookInput.Parsed.Unreadable unreadable -> {
         HookLog.note(
             environment, event.command(), 1, "tmem: the hook input is " + unreadable.reason());

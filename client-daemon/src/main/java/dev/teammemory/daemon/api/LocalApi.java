@@ -32,12 +32,13 @@ import java.util.logging.Logger;
 /**
  * The local API for other agents, on loopback only: {@code POST /v1/recall}, {@code GET
  * /v1/notes?session=ID[&cwd=DIR]} and {@code POST /v1/compact}, each answering JSON, and {@code
- * POST /v1/hooks/<event>} for the hook shim, answering what the hook prints. Every request needs
- * {@code Authorization: Bearer <token>} with the token from {@code <state>/api-token}. Errors are
- * {@code {"error": code, "message": …}} with 400, 401, 404, 405, 413 or 500.
+ * POST /v1/hooks/<event>} for the hook shim, answering what the hook prints, and {@code POST /mcp},
+ * MCP's Streamable HTTP transport ({@link HttpMcpEndpoint}). Every request needs {@code
+ * Authorization: Bearer <token>} with the token from {@code <state>/api-token}. Errors are {@code
+ * {"error": code, "message": …}} with 400, 401, 404, 405, 413 or 500.
  *
- * <p>Threads: the JDK's server thread accepts; a pool of two handles requests, so one long
- * compaction does not stop a recall.
+ * <p>Threads: the JDK's server thread accepts; each exchange gets a virtual thread, so one long
+ * compaction does not stop a recall and connections stuck half-way through a request stall nothing.
  */
 public final class LocalApi implements AutoCloseable {
 
@@ -59,6 +60,7 @@ public final class LocalApi implements AutoCloseable {
   private final MemoryServices services;
   private final HookAnswers hooks;
   private final ApiToken token;
+  private final HttpMcpEndpoint mcp;
   private Optional<Path> published = Optional.empty();
 
   private LocalApi(
@@ -72,6 +74,15 @@ public final class LocalApi implements AutoCloseable {
     this.services = services;
     this.hooks = hooks;
     this.token = token;
+    this.mcp =
+        new HttpMcpEndpoint(
+            new McpTools(services.environment(), services.clock(), McpTools.Binding.PER_CALL),
+            version());
+  }
+
+  private static String version() {
+    String version = LocalApi.class.getPackage().getImplementationVersion();
+    return version == null ? "development" : version;
   }
 
   /**
@@ -86,14 +97,11 @@ public final class LocalApi implements AutoCloseable {
     requireNonNull(token, "token is null");
     HttpServer server =
         HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 16);
+    // A virtual thread per exchange: the JDK's server reads a request's headers on the executor,
+    // so with a fixed pool a few connections that stop half-way through their headers took every
+    // thread and stalled the API until they gave up.
     ExecutorService handlers =
-        Executors.newFixedThreadPool(
-            2,
-            runnable -> {
-              Thread thread = new Thread(runnable, "tmem-api");
-              thread.setDaemon(true);
-              return thread;
-            });
+        Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("tmem-api-", 0).factory());
     LocalApi api = new LocalApi(server, handlers, services, hooks, token);
     server.createContext("/", api::handle);
     server.setExecutor(handlers);
@@ -172,6 +180,7 @@ public final class LocalApi implements AutoCloseable {
     unpublish();
     server.stop(1);
     handlers.shutdownNow();
+    mcp.shutDown();
     hooks.close();
   }
 
@@ -189,6 +198,10 @@ public final class LocalApi implements AutoCloseable {
       }
       String path = exchange.getRequestURI().getPath();
       String method = exchange.getRequestMethod();
+      if (path.equals(HttpMcpEndpoint.PATH)) {
+        mcp.handle(exchange, port());
+        return;
+      }
       switch (path) {
         case "/v1/recall" -> {
           if (expect(exchange, method, "POST")) {
@@ -253,8 +266,9 @@ public final class LocalApi implements AutoCloseable {
   }
 
   /**
-   * {@code POST /v1/hooks/<event>[?private-index=true]}: the hook's stdin as the body, answered
-   * with what {@code tmem hook <event>} would print, as is (JSON, plain text or nothing).
+   * {@code POST /v1/hooks/<event>[?private-index=true][?agent=codex]}: the hook's stdin as the body
+   * (Codex's when {@code agent=codex}), answered with what {@code tmem hook <event>} would print,
+   * as is (JSON, plain text or nothing).
    */
   private void hook(HttpExchange exchange, String event) throws IOException {
     byte[] input;
@@ -265,9 +279,10 @@ public final class LocalApi implements AutoCloseable {
       error(exchange, 413, "too_large", "request bodies are at most 1 MiB");
       return;
     }
-    boolean privateIndex =
-        "true".equals(query(exchange.getRequestURI().getRawQuery()).get("private-index"));
-    Optional<HookAnswers.Answer> answer = hooks.answer(event, privateIndex, input);
+    Map<String, String> query = query(exchange.getRequestURI().getRawQuery());
+    boolean privateIndex = "true".equals(query.get("private-index"));
+    boolean codex = "codex".equals(query.get("agent"));
+    Optional<HookAnswers.Answer> answer = hooks.answer(event, privateIndex, codex, input);
     if (answer.isEmpty()) {
       error(
           exchange,

@@ -51,6 +51,14 @@ final class MemoryServices {
     this.clock = requireNonNull(clock, "clock is null");
   }
 
+  Environment environment() {
+    return environment;
+  }
+
+  Clock clock() {
+    return clock;
+  }
+
   /**
    * {@code {"query", "session"?, "cwd"?, "tools"?}} → what {@code tmem recall --format json}
    * prints.

@@ -5,11 +5,11 @@ import dev.teammemory.daemon.command.UserError;
 import dev.teammemory.daemon.home.Environment;
 import dev.teammemory.daemon.home.StateHome;
 import dev.teammemory.daemon.login.StoredLogin;
-import dev.teammemory.daemon.memory.MemoryLocation;
 import dev.teammemory.daemon.sync.GitCheckout;
 import dev.teammemory.daemon.sync.Project;
 import dev.teammemory.daemon.sync.ProjectRegistry;
 import dev.teammemory.daemon.sync.RepoSlug;
+import dev.teammemory.daemon.sync.TeamFolderHome;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -103,9 +103,7 @@ public final class AddCommand implements Callable<Integer> {
     Path team =
         teamDir != null
             ? teamDir
-            : MemoryLocation.resolve(
-                    Environment.system().withWorkingDirectory(checkout.orElse(start)))
-                .teamDirectory();
+            : TeamFolderHome.choose(Environment.system(), checkout.orElse(start));
     Project project = new Project(slug, team, checkout);
     Path stateHome = StateHome.of(System.getenv());
     boolean added = new ProjectRegistry(stateHome).add(project);

@@ -1,8 +1,11 @@
 package dev.teammemory.daemon.command;
 
+import dev.teammemory.daemon.home.Environment;
+import dev.teammemory.daemon.home.StateHome;
 import dev.teammemory.daemon.sync.Project;
 import dev.teammemory.daemon.sync.ProjectRegistry;
 import dev.teammemory.daemon.sync.RepoSlug;
+import dev.teammemory.daemon.sync.TeamFolderHome;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
@@ -55,6 +58,16 @@ public final class ProjectOptions {
   public static List<Project> registered(Path stateHome) {
     ProjectRegistry registry = new ProjectRegistry(stateHome);
     try {
+      // A team folder recorded under tmem's own state home moves into Claude Code's memory folder
+      // once that exists (TeamFolderHome), before anything syncs it.
+      Environment environment = Environment.system();
+      if (StateHome.of(environment).equals(stateHome)) {
+        for (Project project : registry.projects()) {
+          if (project.checkout().isPresent()) {
+            TeamFolderHome.settle(environment, project.checkout().get());
+          }
+        }
+      }
       return registry.projects();
     } catch (IOException | UncheckedIOException | IllegalArgumentException e) {
       throw UserError.usage(

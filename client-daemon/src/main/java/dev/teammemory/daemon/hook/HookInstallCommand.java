@@ -69,6 +69,15 @@ public final class HookInstallCommand extends EngineCommand {
       description = "Print the settings that would be written; change nothing.")
   boolean dryRun;
 
+  @Option(
+      names = "--agent",
+      paramLabel = "AGENT",
+      defaultValue = "claude-code",
+      description =
+          "claude-code (default: ~/.claude/settings.json) or codex (~/.codex/config.toml, or"
+              + " $CODEX_HOME's: the hooks, trusted, and tmem mcp; docs/agents.md).")
+  String agent;
+
   public HookInstallCommand() {
     this(Environment.system());
   }
@@ -83,6 +92,13 @@ public final class HookInstallCommand extends EngineCommand {
     Path settingsFile = layout.userSettings();
     Path stateHome = layout.stateHome();
     String prefix = command != null ? command.strip() : runningJarCommand();
+    if (codex(agent)) {
+      if (dryRun || privateIndex) {
+        throw UserError.usage("--dry-run and --private-index are for Claude Code's hooks");
+      }
+      CodexInstall.install(environment, stateHome, prefix, out());
+      return 0;
+    }
     ObjectNode settings = readSettings(settingsFile);
     List<String> added =
         changed(
@@ -141,6 +157,13 @@ public final class HookInstallCommand extends EngineCommand {
             "The command the hooks were installed with (default: this java and tmem.jar).")
     String command;
 
+    @Option(
+        names = "--agent",
+        paramLabel = "AGENT",
+        defaultValue = "claude-code",
+        description = "claude-code (default) or codex: whose settings to take tmem's hooks out of.")
+    String agent;
+
     public Uninstall() {
       this(Environment.system());
     }
@@ -151,6 +174,11 @@ public final class HookInstallCommand extends EngineCommand {
 
     @Override
     public Integer call() throws IOException {
+      if (codex(agent)) {
+        // The hook shim stays: Claude Code's hooks may run it too.
+        CodexInstall.uninstall(environment, spec.commandLine().getOut());
+        return 0;
+      }
       ClaudeLayout layout = ClaudeLayout.of(environment);
       Path settingsFile = layout.userSettings();
       String prefix = command != null ? command.strip() : runningJarCommand();
@@ -254,6 +282,15 @@ public final class HookInstallCommand extends EngineCommand {
     }
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
     return shellQuoted(java.toString()) + " -jar " + shellQuoted(location.toString());
+  }
+
+  /** Whether {@code --agent} names Codex; anything but the two agents is a usage error. */
+  static boolean codex(String agent) {
+    return switch (agent) {
+      case "codex" -> true;
+      case "claude-code" -> false;
+      default -> throw UserError.usage("--agent is claude-code or codex, not " + agent);
+    };
   }
 
   static String shellQuoted(String word) {

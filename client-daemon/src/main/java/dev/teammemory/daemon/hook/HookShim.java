@@ -72,16 +72,20 @@ final class HookShim {
         #!/bin/sh
         # tmem's hook shim, written by `tmem hook install` (and rewritten by every install).
         # Claude Code runs it with a hook's name (session-start, user-prompt, pre-compact, stop)
-        # and the hook's JSON on stdin. It asks the running tmem daemon for the answer over its
-        # local API (127.0.0.1; the token goes to curl in a 0600 config file) and runs tmem itself
-        # when no daemon answers. It never holds the agent up: any other failure is one line in
+        # and the hook's JSON on stdin; Codex's hooks add --agent codex. It asks the running tmem
+        # daemon for the answer over its local API (127.0.0.1; the token goes to curl in a 0600
+        # config file) and runs tmem itself when no daemon answers. It never holds the agent up: any other failure is one line in
         # hooks.log, no answer, and exit 0.
-        state=%s
+        state=%1$s
         event=$1
         shift
         query=
+        previous=
+        agent=
         for option in "$@"; do
           if [ "$option" = --private-index ]; then query='?private-index=true'; fi
+          if [ "$previous" = --agent ] && [ "$option" = codex ]; then query='?agent=codex'; agent=codex; fi
+          previous=$option
         done
         input=$(cat)
 
@@ -92,7 +96,12 @@ final class HookShim {
         }
 
         fallback() {
-          printf '%%s' "$input" | %s hook "$event" "$@"
+          # tmem hook <event> takes Claude Code's options only; Codex's input reads the same.
+          if [ "$agent" = codex ]; then
+            printf '%%s' "$input" | %2$s hook "$event"
+          else
+            printf '%%s' "$input" | %2$s hook "$event" "$@"
+          fi
           status=$?
           case $status in
             0) exit 0 ;;
@@ -111,7 +120,7 @@ final class HookShim {
           http://127.0.0.1:*) ;;
           *) fallback "$@" ;;
         esac
-        answer=$(printf '%%s' "$input" | curl --silent --fail --max-time %d \\
+        answer=$(printf '%%s' "$input" | curl --silent --fail --max-time %3$d \\
           --config "$state/api.curl" --header 'Content-Type: application/json' \\
           --data-binary @- "$url/v1/hooks/$event$query")
         status=$?

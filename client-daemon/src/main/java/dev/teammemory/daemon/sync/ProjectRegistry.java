@@ -50,12 +50,17 @@ public final class ProjectRegistry {
   }
 
   /**
-   * Adds the project, replacing one registered for the same team folder. Returns true when it was
-   * new.
+   * Adds the project, replacing one registered for the same team folder or the same checkout.
+   * Returns true when it was new.
    */
   public boolean add(Project project) throws IOException {
     List<Project> projects = new ArrayList<>(projects());
-    boolean replaced = projects.removeIf(p -> p.teamDir().equals(project.teamDir()));
+    // One checkout has one team folder: registering it again replaces its record.
+    boolean replaced =
+        projects.removeIf(
+            p ->
+                p.teamDir().equals(project.teamDir())
+                    || (p.checkout().isPresent() && p.checkout().equals(project.checkout())));
     projects.add(project);
     List<Entry> entries = new ArrayList<>();
     for (Project p : projects) {

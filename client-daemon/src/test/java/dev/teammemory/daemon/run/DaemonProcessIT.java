@@ -451,8 +451,10 @@ class DaemonProcessIT {
     assertThat(add.waitFor(60, TimeUnit.SECONDS)).isTrue();
     String addOutput = Files.readString(root.resolve("add.log"));
     assertThat(add.exitValue()).as(addOutput).isZero();
+    // No Claude Code on this machine (no ~/.claude): the team folder is recorded under tmem's own
+    // state home (sync.TeamFolderHome).
     assertThat(addOutput)
-        .startsWith("registered acme/widgets: " + root.resolve(".claude/projects"));
+        .startsWith("registered acme/widgets: " + root.resolve("state/tmem/memory"));
     Path team =
         Path.of(
             addOutput.substring(

@@ -5,18 +5,15 @@ import static java.util.Objects.requireNonNull;
 import dev.teammemory.daemon.files.AtomicFiles;
 import dev.teammemory.daemon.files.TextFiles;
 import dev.teammemory.daemon.memory.MemoryHeader;
-import dev.teammemory.daemon.memory.MemoryLocation;
 import dev.teammemory.daemon.memory.MemoryScan;
 import dev.teammemory.daemon.memory.MemoryType;
+import dev.teammemory.daemon.memory.TopicIndex;
 import dev.teammemory.daemon.memory.WordOverlap;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.LocalDate;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -29,7 +26,7 @@ import java.util.stream.Collectors;
 final class TopicFiles {
 
   /** Index lines are kept short: the index is always in the agent's context. */
-  static final int MAX_INDEX_LINE = 150;
+  static final int MAX_INDEX_LINE = TopicIndex.MAX_LINE;
 
   private static final double SAME_TOPIC = 0.5;
   private static final Set<String> STOP_WORDS =
@@ -55,8 +52,6 @@ final class TopicFiles {
 
   /** Topic files a memory is added to are a few kilobytes; larger ones are left as they are. */
   private static final int MAX_TOPIC_BYTES = 1024 * 1024;
-
-  private static final int MAX_INDEX_BYTES = 4 * 1024 * 1024;
 
   private TopicFiles() {}
 
@@ -125,33 +120,7 @@ final class TopicFiles {
 
   /** Adds or replaces the one index line that points at {@code file}. */
   static void index(Path directory, Path file, String name, String description) throws IOException {
-    Path index = directory.resolve(MemoryLocation.INDEX_FILE);
-    String relative = directory.relativize(file).toString().replace('\\', '/');
-    String line = oneLine("- [" + name + "](" + relative + ") — " + description, MAX_INDEX_LINE);
-    List<String> lines = new ArrayList<>();
-    try {
-      Optional<String> exact = TextFiles.readExactly(index, MAX_INDEX_BYTES);
-      if (exact.isEmpty()) {
-        // Not valid UTF-8 (or huge): rewriting it could change what it holds. The memory is saved;
-        // the next consolidation, or the agent, indexes it.
-        return;
-      }
-      lines.addAll(exact.get().lines().toList());
-    } catch (NoSuchFileException absent) {
-      // The first memory starts the index.
-    }
-    boolean replaced = false;
-    for (int i = 0; i < lines.size(); i++) {
-      if (lines.get(i).contains("](" + relative + ")")) {
-        lines.set(i, line);
-        replaced = true;
-        break;
-      }
-    }
-    if (!replaced) {
-      lines.add(line);
-    }
-    AtomicFiles.write(index, (String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8));
+    TopicIndex.put(directory, file, name, description);
   }
 
   private static Optional<Path> sameTopic(Path directory, Candidate candidate) throws IOException {
@@ -207,14 +176,13 @@ final class TopicFiles {
   }
 
   static String oneLine(String text, int max) {
-    String line = text.replaceAll("\\s+", " ").strip();
-    return line.length() <= max ? line : line.substring(0, max - 1).strip() + "…";
+    return TopicIndex.oneLine(text, max);
   }
 
   /**
    * A YAML double-quoted scalar, so that a {@code :} in a description never breaks the frontmatter.
    */
   static String quoted(String value) {
-    return "\"" + value.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+    return TopicIndex.quoted(value);
   }
 }

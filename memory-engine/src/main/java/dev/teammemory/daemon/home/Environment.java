@@ -66,4 +66,11 @@ public record Environment(Map<String, String> variables, Path home, Path working
   public Environment withWorkingDirectory(Path directory) {
     return new Environment(variables, home, directory);
   }
+
+  /** The same environment with one variable set (added, or replaced). */
+  public Environment with(String name, String value) {
+    Map<String, String> changed = new java.util.HashMap<>(variables);
+    changed.put(requireNonNull(name, "name is null"), requireNonNull(value, "value is null"));
+    return new Environment(changed, home, workingDirectory);
+  }
 }

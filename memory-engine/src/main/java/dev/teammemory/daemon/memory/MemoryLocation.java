@@ -112,18 +112,39 @@ public record MemoryLocation(
           remote.isPresent()
               ? environment.workingDirectory().resolve(remote.get()).resolve("projects")
               : layout.projectsDirectory();
-      directory =
-          projects
-              .resolve(
-                  ClaudeLayout.sanitize(Normalizer.normalize(base.toString(), Normalizer.Form.NFC)))
-              .resolve("memory");
+      String project =
+          ClaudeLayout.sanitize(Normalizer.normalize(base.toString(), Normalizer.Form.NFC));
+      directory = projects.resolve(project).resolve("memory");
       source =
           remote.isPresent()
               ? REMOTE_MEMORY_VARIABLE + " (" + base + ")"
               : "default (" + base + ")";
+      Path own = ownDirectory(layout, project);
+      if (remote.isEmpty() && !Files.isDirectory(directory) && Files.isDirectory(own)) {
+        // An agent other than Claude Code keeps the project's memory in tmem's own folder until
+        // Claude Code's appears (and tmem moves it there).
+        directory = own;
+        source = "tmem's own memory folder (" + base + "; Claude Code has none for it)";
+      }
     }
     return new MemoryLocation(
         directory, source, disabledBy(environment, settings), settings, warnings);
+  }
+
+  /**
+   * Where tmem keeps a project's memory for agents other than Claude Code while Claude Code has no
+   * memory folder for it: {@code <state home>/memory/<the project's name in Claude Code's layout>}.
+   */
+  public static Path ownDirectory(Environment environment) {
+    ClaudeLayout layout = ClaudeLayout.of(environment);
+    Path projectRoot = realPath(environment.workingDirectory());
+    Path base = GitRoot.canonical(projectRoot).orElse(projectRoot);
+    return ownDirectory(
+        layout, ClaudeLayout.sanitize(Normalizer.normalize(base.toString(), Normalizer.Form.NFC)));
+  }
+
+  private static Path ownDirectory(ClaudeLayout layout, String project) {
+    return layout.stateHome().resolve("memory").resolve(project);
   }
 
   private static final String INVALID =

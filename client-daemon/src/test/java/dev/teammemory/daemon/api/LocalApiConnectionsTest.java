@@ -1,0 +1,87 @@
+package dev.teammemory.daemon.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.teammemory.daemon.home.Environment;
+import dev.teammemory.daemon.memory.MemoryLocation;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The local API keeps answering while callers hold connections open half-way through a request. */
+class LocalApiConnectionsTest {
+
+  @TempDir Path home;
+
+  private LocalApi api;
+  private final List<Socket> halfOpen = new ArrayList<>();
+
+  @BeforeEach
+  void start() throws IOException {
+    Environment environment =
+        new Environment(
+            Map.of(
+                "CLAUDE_CONFIG_DIR",
+                home.resolve(".claude").toString(),
+                "XDG_STATE_HOME",
+                home.resolve("xdg").toString(),
+                MemoryLocation.OVERRIDE_VARIABLE,
+                Files.createDirectories(home.resolve("memory")).toString(),
+                "TMEM_OFFLINE",
+                "1"),
+            home,
+            home);
+    api = LocalApi.serve(environment, Clock.systemUTC(), 0);
+  }
+
+  @AfterEach
+  void stop() throws IOException {
+    for (Socket socket : halfOpen) {
+      socket.close();
+    }
+    api.close();
+  }
+
+  @Test
+  void fiveConnectionsStuckInTheirHeadersDoNotStallARequest() throws Exception {
+    for (int i = 0; i < 5; i++) {
+      Socket socket = new Socket(InetAddress.getLoopbackAddress(), api.port());
+      OutputStream out = socket.getOutputStream();
+      // A request line and one header, then nothing: the server is left reading the headers.
+      out.write(
+          "POST /v1/recall HTTP/1.1\r\nHost: 127.0.0.1\r\n".getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      halfOpen.add(socket);
+    }
+
+    // Answered at all within the deadline is the point: before, two stuck readers took both of
+    // the API's threads and every later request waited until they gave up.
+    HttpResponse<String> answered =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create(api.url() + "/v1/recall"))
+                    .timeout(Duration.ofSeconds(15))
+                    .POST(HttpRequest.BodyPublishers.ofString("{}"))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+
+    assertThat(answered.statusCode()).isEqualTo(401);
+  }
+}
