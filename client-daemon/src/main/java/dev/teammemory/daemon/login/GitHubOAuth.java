@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.teammemory.protocol.client.TeamMemoryClient;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -271,8 +272,6 @@ final class GitHubOAuth implements AutoCloseable {
   }
 
   private static String describe(IOException failure) {
-    String message = failure.getMessage();
-    return failure.getClass().getSimpleName()
-        + (message == null || message.isBlank() ? "" : ": " + message);
+    return TeamMemoryClient.describe(failure);
   }
 }

@@ -168,9 +168,8 @@ public final class LoginCommand extends EngineCommand {
               throw UserError.problem(
                   "the server at "
                       + serverUrl
-                      + " did not say where to log in (GET /api/auth/config answered "
-                      + answer.getClass().getSimpleName()
-                      + "); ask your admin");
+                      + " did not say where to log in (GET /api/auth/config gave no configuration); ask"
+                      + " your admin");
         };
     for (String url : List.of(github.deviceCodeUrl(), github.tokenUrl(), github.apiUrl())) {
       if (HttpUrl.parse(url) == null) {

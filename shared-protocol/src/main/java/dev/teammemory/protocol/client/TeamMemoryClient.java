@@ -579,9 +579,9 @@ public final class TeamMemoryClient implements AutoCloseable {
 
   /**
    * A connection failure in words a person reads (never Java's class names): what happened, and
-   * where that is known the likely cause.
+   * where that is known the likely cause. Also the words of the login's calls to GitHub.
    */
-  static String describe(IOException failure) {
+  public static String describe(IOException failure) {
     return switch (failure) {
       case java.net.UnknownHostException unknown -> "the server's host name is not known";
       case java.net.ConnectException refused ->
