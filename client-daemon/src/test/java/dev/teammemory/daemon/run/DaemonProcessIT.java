@@ -459,7 +459,7 @@ class DaemonProcessIT {
         Path.of(
             addOutput.substring(
                 "registered acme/widgets: ".length(), addOutput.indexOf(" (a running")));
-    assertThat(team.endsWith(Path.of("memory/team"))).as(team.toString()).isTrue();
+    assertThat(team.getFileName()).as(team.toString()).isEqualTo(Path.of("team"));
 
     Files.createDirectories(team);
     Files.writeString(team.resolve("MEMORY.md"), "# Team memory\n");
