@@ -364,12 +364,20 @@ abstract class SyncTransportContract {
       assertThat(carol.state().memoryStore().orElseThrow().version()).isZero();
       proxy.cutExports(false);
     }
+    // The files land before the pull records the store's version: wait for both, or a loaded
+    // machine reads the state in between.
     await(
-        "carol has both files",
+        "carol has both files and has recorded the pull",
         DEADLINE,
         () ->
             hasContent(fixture.teamDir("carol").resolve("a.md"), "a\n")
-                && hasContent(fixture.teamDir("carol").resolve("c.md"), "c\n"));
+                && hasContent(fixture.teamDir("carol").resolve("c.md"), "c\n")
+                && (!perFile()
+                    || carol
+                        .state()
+                        .memoryStore()
+                        .map(store -> store.version() > 0)
+                        .orElse(false)));
     boolean exported =
         proxy.exchanges().stream()
             .anyMatch(
