@@ -40,12 +40,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Cookie;
+import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.NoAlertPresentException;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The console in a real Chromium (Debian's {@code chromium} and {@code chromium-driver}) driven by
@@ -188,22 +192,22 @@ class ConsoleBrowserIT {
 
     WebElement search = browser.findElement(By.id(labelledField("Search memories")));
     search.sendKeys("canary");
-    button("Search").click();
+    follow(button("Search"));
     assertThat(body()).contains("Results for “canary”");
     assertThat(linkTexts()).contains("notes/deploys.md").doesNotContain("notes/testing.md");
 
-    link("notes/deploys.md").click();
+    follow(link("notes/deploys.md"));
     assertThat(heading()).isEqualTo("notes/deploys.md");
     assertThat(browser.findElement(By.tagName("article")).getText())
         .isEqualTo("Deploys go out behind the canary switch.");
     assertThat(body()).contains("How we ship to production").contains("version 2");
     screenshot("memory-light-desktop");
 
-    link("History").click();
+    follow(link("History"));
     assertThat(heading()).isEqualTo("History of notes/deploys.md");
     radio("Compare from version 1").click();
     radio("Compare to version 2").click();
-    button("Show the diff").click();
+    follow(button("Show the diff"));
     assertThat(body()).contains("Changes from version 1 to version 2");
     WebElement diff = browser.findElement(By.cssSelector("table.diff"));
     assertThat(diff.getText())
@@ -217,7 +221,7 @@ class ConsoleBrowserIT {
   @Order(3)
   void aRestoreIsANewVersionByTheUserThatTheStoreApiShowsAndTheDaemonReceives() throws Exception {
     open("/console/repos/" + REPO + "/memories/notes/deploys.md/history");
-    button("Restore version 1").click();
+    follow(button("Restore version 1"));
     assertThat(heading()).isEqualTo("notes/deploys.md");
     assertThat(browser.findElement(By.tagName("article")).getText())
         .isEqualTo("Deploys go out with the blue-green switch.");
@@ -437,15 +441,32 @@ class ConsoleBrowserIT {
   private static void signInWith(String token) {
     assertThat(heading()).isEqualTo("Sign in");
     browser.findElement(By.id(labelledField("Token"))).sendKeys(token);
-    button("Sign in").click();
+    follow(button("Sign in"));
   }
 
   private static void signOut() {
     open("/console/");
     if (!browser.findElements(By.xpath("//button[normalize-space()='Sign out']")).isEmpty()) {
-      button("Sign out").click();
+      follow(button("Sign out"));
     }
     assertThat(heading()).isEqualTo("Sign in");
+  }
+
+  /**
+   * Clicks what leads to another page and waits until that page has replaced this one: a click
+   * returns once the browser has the event, not once the next page is there, and a loaded machine
+   * showed the gap (no h1 yet).
+   */
+  private static void follow(WebElement target) {
+    WebElement page = browser.findElement(By.tagName("html"));
+    target.click();
+    new WebDriverWait(browser, DEADLINE)
+        .until(driver -> ExpectedConditions.stalenessOf(page).apply(driver) && loaded(driver));
+  }
+
+  private static boolean loaded(WebDriver driver) {
+    Object state = ((JavascriptExecutor) driver).executeScript("return document.readyState");
+    return "complete".equals(state);
   }
 
   private static String heading() {
