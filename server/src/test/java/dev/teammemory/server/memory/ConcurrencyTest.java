@@ -30,8 +30,8 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 class ConcurrencyTest {
 
-  private static final int WRITERS = 8;
-  private static final int PUTS_PER_WRITER = 20;
+  private static final int WRITERS = 6;
+  private static final int PUTS_PER_WRITER = 12;
 
   /** One acknowledged PUT: what it wrote and the version the server gave it. */
   private record Acknowledged(String key, String content, long version) {}
