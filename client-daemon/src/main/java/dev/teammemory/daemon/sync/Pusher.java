@@ -96,7 +96,7 @@ final class Pusher {
     PushOutcome sent =
         delta.isEmpty()
             ? new PushOutcome.NothingToPush()
-            : transport.send(ledger, delta, checksums, checkpoint);
+            : transport.send(ledger, new Outgoing(delta, checksums), checkpoint);
     if (!(sent instanceof PushOutcome.Pushed) && !(sent instanceof PushOutcome.NothingToPush)) {
       return sent;
     }

@@ -107,9 +107,10 @@ public final class SyncEngine implements AutoCloseable {
     this.ledger = new SyncLedger(state, Clock.systemUTC());
     this.transports =
         new TransportChoice(
-            target.repo(),
-            client,
-            new Puller(folder, KeptCopies.of(target.stateDir(), System.getenv())));
+            new TeamMemoryTransport(
+                target.repo(),
+                client,
+                new Puller(folder, KeptCopies.of(target.stateDir(), System.getenv()))));
     this.pusher = new Pusher(target.repo(), client, folder, guard);
     String name = target.repo().replace('/', '-');
     this.worker =
