@@ -2,19 +2,7 @@ package dev.teammemory.daemon.sync;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
-import dev.teammemory.protocol.AuthConfig;
 import dev.teammemory.protocol.Checksums;
-import dev.teammemory.protocol.HashesView;
-import dev.teammemory.protocol.MemoryStoreLocation;
-import dev.teammemory.protocol.RepositorySnapshot;
-import dev.teammemory.protocol.VersionChanges;
-import dev.teammemory.protocol.client.MemoryStoreClient;
-import dev.teammemory.protocol.client.Response;
-import dev.teammemory.protocol.client.TeamMemoryClient;
-import dev.teammemory.protocol.store.ExportSummary;
-import dev.teammemory.protocol.store.MemoryPage;
-import dev.teammemory.protocol.store.StoreRef;
-import dev.teammemory.protocol.store.StoredMemory;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -24,278 +12,24 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.logging.Logger;
 
 /**
- * Brings the server's state into the team folder. Server wins per key, except a key edited locally
- * since the last sync, which is kept (and pushed, reported as a conflict when the server changed it
- * too). Identical files are not rewritten; local files the server lacks stay.
+ * Brings what a {@link Transport} read from the server into the team folder. Server wins per key,
+ * except a key edited locally since the last sync, which is kept (and pushed, reported as a
+ * conflict when the server changed it too). Identical files are not rewritten; local files the
+ * server lacks stay.
  */
 final class Puller {
 
   private static final Logger LOG = Logger.getLogger(Puller.class.getName());
 
-  private final String repo;
-  private final TeamMemoryClient client;
   private final TeamFolder folder;
   private final KeptCopies keptCopies;
 
-  Puller(String repo, TeamMemoryClient client, TeamFolder folder, KeptCopies keptCopies) {
-    this.repo = repo;
-    this.client = client;
+  Puller(TeamFolder folder, KeptCopies keptCopies) {
     this.folder = folder;
     this.keptCopies = keptCopies;
-  }
-
-  /**
-   * Decides the transport: when the server serves the Memory Stores API, the repository's store,
-   * created if it has none yet (which needs push access; a reader keeps {@code team_memory}). Files
-   * then sync one by one. A store that differs from the one the ledger knew is noted by the ledger
-   * ({@link SyncLedger#storeIs}); the next whole read decides whether the server forgot.
-   */
-  void learnStore(SyncLedger ledger) {
-    // A server that offers GitHub login says whether it serves the API; one with static tokens
-    // only answers 404 here, and the store lookup below decides.
-    if (client.authConfig() instanceof Response.Ok<AuthConfig> config
-        && config.body().memoryStoresPath().isEmpty()) {
-      ledger.storeIs(Optional.empty());
-      return;
-    }
-    Optional<String> before = ledger.storeId();
-    switch (client.memoryStore(repo)) {
-      case Response.Ok<MemoryStoreLocation> ok -> ledger.storeIs(Optional.of(ok.body().path()));
-      case Response.NotFound<MemoryStoreLocation> none -> {
-        if (client.memoryStores().createStore(repo) instanceof Response.Ok<StoreRef> made) {
-          ledger.storeIs(Optional.of("/v1/memory_stores/" + made.body().id()));
-        } else {
-          ledger.storeIs(Optional.empty());
-        }
-      }
-      default -> {
-        // Unknown for now (offline, no access): keep what we knew.
-      }
-    }
-    if (!ledger.storeId().equals(before)) {
-      ledger
-          .storeId()
-          .ifPresent(id -> LOG.info(repo + ": syncing file by file through memory store " + id));
-    }
-  }
-
-  PullOutcome pull(SyncLedger ledger, boolean onlyIfChanged) {
-    Response<RepositorySnapshot> response =
-        client.fetch(
-            repo, onlyIfChanged ? Optional.of(ledger.repositoryChecksum()) : Optional.empty());
-    return switch (response) {
-      case Response.Ok<RepositorySnapshot> ok ->
-          apply(
-              ledger, ok.body().content().entries(), ok.body().deletedKeys(), ok.body().checksum());
-      case Response.NotModified<RepositorySnapshot> notModified -> new PullOutcome.Unchanged();
-      // A 404 on a read means a repository nobody wrote yet: empty. When this daemon has synced
-      // files with it, that is the server's word that it forgot the repository.
-      case Response.NotFound<RepositorySnapshot> notFound -> {
-        if (!ledger.syncedChecksums().isEmpty()
-            && !ledger.repositoryChecksum().equals(Checksums.EMPTY)) {
-          ledger.serverForgot("it answers that the repository was never written");
-        }
-        yield apply(ledger, Map.of(), Map.of(), Checksums.EMPTY);
-      }
-      default -> PullOutcome.notPulled(response, repo, "the pull", client);
-    };
-  }
-
-  /**
-   * Follows the repository by version when the server serves the Memory Stores API: reads only the
-   * memories the change feed names with a checksum the ledger does not know, then applies them and
-   * the deletes. A reset (or a ledger that never saw a version) reads the whole repository once and
-   * lists the memory ids.
-   */
-  PullOutcome pullChanges(SyncLedger ledger, VersionChanges changes) {
-    String storeId = ledger.storeId().orElseThrow();
-    MemoryStoreClient store = client.memoryStores();
-    if (changes.reset() || ledger.version() == 0) {
-      return pullWhole(ledger);
-    }
-    Map<String, String> contents = new TreeMap<>();
-    boolean listed = false;
-    for (Map.Entry<String, String> changed : changes.changed().entrySet()) {
-      String key = changed.getKey();
-      if (ledger.serverChecksum(key).filter(changed.getValue()::equals).isPresent()) {
-        continue; // our own write, or one already applied
-      }
-      if (ledger.memoryId(key).isEmpty() && !listed) {
-        // A memory a teammate created: its id is learned from one listing (no content).
-        Optional<PullOutcome> failed = listIds(ledger, store, storeId);
-        if (failed.isPresent()) {
-          return failed.get();
-        }
-        listed = true;
-      }
-      Optional<String> id = ledger.memoryId(key);
-      if (id.isEmpty()) {
-        continue; // gone again meanwhile; the next change says so
-      }
-      Response<StoredMemory> memory = store.get(storeId, id.get());
-      switch (memory) {
-        case Response.Ok<StoredMemory> ok -> contents.put(key, ok.body().content());
-        case Response.NotFound<StoredMemory> gone -> {
-          // Deleted since the feed answered; the next change names the delete.
-        }
-        default -> {
-          return PullOutcome.notPulled(memory, repo, "the read of memory " + id.get(), client);
-        }
-      }
-    }
-    Map<String, String> deleted = new TreeMap<>(changes.deleted());
-    return apply(ledger, contents, deleted, changes.checksum(), OptionalLong.of(changes.version()));
-  }
-
-  /**
-   * Starts over from the whole store (first sync or reset): the streamed export gives every memory
-   * with its id and the version it was read at, so the change feed follows on from there. Nothing
-   * is applied unless the export arrived whole. A server without the export (404), or one whose
-   * export does not name its version, is read as before: the {@code team_memory} GET, then the
-   * listing of ids.
-   */
-  PullOutcome pullWhole(SyncLedger ledger) {
-    return pullWhole(ledger, true);
-  }
-
-  /**
-   * {@code lookUpOn404}: a {@code 404} on the export asks the store lookup whether the store is
-   * still the one the ledger knows (once: the read of a store just learned never asks again).
-   */
-  private PullOutcome pullWhole(SyncLedger ledger, boolean lookUpOn404) {
-    String storeId = ledger.storeId().orElseThrow();
-    Map<String, String> entries = new TreeMap<>();
-    Map<String, String> ids = new TreeMap<>();
-    Response<ExportSummary> response =
-        client
-            .memoryStores()
-            .export(
-                storeId,
-                memory -> {
-                  entries.put(memory.key(), memory.content());
-                  ids.put(memory.key(), memory.id());
-                });
-    return switch (response) {
-      case Response.Ok<ExportSummary> ok when ok.body().version().isPresent() ->
-          startOver(ledger, entries, ids, ok.body().version().getAsLong());
-      case Response.Ok<ExportSummary> unversioned -> pullWholeByTeamMemory(ledger);
-      case Response.NotFound<ExportSummary> noExport when lookUpOn404 -> {
-        // Either a server without the export, or a store it no longer knows (a new install, a
-        // restore): the store lookup decides.
-        learnStore(ledger);
-        if (ledger.storeId().equals(Optional.of(storeId))) {
-          yield pullWholeByTeamMemory(ledger);
-        }
-        LOG.info(repo + ": the server no longer knows memory store " + storeId + "; reading anew");
-        yield ledger.storeId().isEmpty() ? pull(ledger, false) : pullWhole(ledger, false);
-      }
-      case Response.NotFound<ExportSummary> noExport -> pullWholeByTeamMemory(ledger);
-      default -> PullOutcome.notPulled(response, repo, "the export", client);
-    };
-  }
-
-  /**
-   * Applies a whole export. Absence is no evidence: the export has no tombstones, so a file this
-   * daemon synced that the store lacks goes here too only when the server holds a tombstone for it
-   * (a teammate deleted it), and the mass-delete hold applies ({@link PushPlanner#holdsDeletes}). A
-   * read that shows the server forgot ({@link SyncLedger#weighWholeRead}) deletes nothing and puts
-   * this folder back.
-   */
-  private PullOutcome startOver(
-      SyncLedger ledger, Map<String, String> entries, Map<String, String> ids, long version) {
-    Map<String, String> checksums = new TreeMap<>();
-    entries.forEach((key, content) -> checksums.put(key, Checksums.ofContent(content)));
-    String repositoryChecksum = Checksums.ofRepository(checksums);
-    boolean forgot = ledger.weighWholeRead(version, repositoryChecksum);
-    Map<String, String> tombstones = new TreeMap<>();
-    if (!forgot) {
-      List<String> absent = new ArrayList<>();
-      ledger
-          .syncedChecksums()
-          .forEach(
-              (key, checksum) -> {
-                if (!entries.containsKey(key)) {
-                  absent.add(key);
-                }
-              });
-      if (!absent.isEmpty()) {
-        Optional<Map<String, String>> deleted = tombstones();
-        if (deleted.isEmpty()) {
-          return new PullOutcome.Offline("could not read the server's deleted keys");
-        }
-        absent.stream()
-            .filter(deleted.get()::containsKey)
-            .forEach(key -> tombstones.put(key, deleted.get().get(key)));
-      }
-      if (PushPlanner.holdsDeletes(tombstones.size(), ledger.syncedChecksums().size())) {
-        LOG.warning(
-            repo
-                + ": the server deleted "
-                + tombstones.size()
-                + " of the "
-                + ledger.syncedChecksums().size()
-                + " synced files; keeping them here (too many at once): delete them here if"
-                + " that was meant");
-        tombstones.clear();
-      }
-    }
-    PullOutcome outcome = apply(ledger, entries, tombstones, repositoryChecksum);
-    if (outcome instanceof PullOutcome.Pulled) {
-      ledger.memoryIdsAre(ids);
-      ledger.versionIs(version, repositoryChecksum);
-    }
-    return outcome;
-  }
-
-  /** The server's tombstones ({@code deletedKeys} of the hashes view); empty when unreadable. */
-  private Optional<Map<String, String>> tombstones() {
-    return switch (client.fetchHashes(repo)) {
-      case Response.Ok<HashesView> ok -> Optional.of(ok.body().deletedKeys());
-      case Response.NotFound<HashesView> never -> Optional.of(Map.of());
-      default -> Optional.empty();
-    };
-  }
-
-  /** The whole repository by the {@code team_memory} GET, then the memory id of every key. */
-  private PullOutcome pullWholeByTeamMemory(SyncLedger ledger) {
-    Response<RepositorySnapshot> response = client.fetch(repo, Optional.empty());
-    if (!(response instanceof Response.Ok<RepositorySnapshot> ok)) {
-      return pull(ledger, false);
-    }
-    PullOutcome outcome =
-        apply(ledger, ok.body().content().entries(), ok.body().deletedKeys(), ok.body().checksum());
-    if (outcome instanceof PullOutcome.Pulled) {
-      Optional<PullOutcome> failed =
-          listIds(ledger, client.memoryStores(), ledger.storeId().orElseThrow());
-      if (failed.isPresent()) {
-        return failed.get();
-      }
-      ledger.versionIs(ok.body().version(), ok.body().checksum());
-    }
-    return outcome;
-  }
-
-  private Optional<PullOutcome> listIds(
-      SyncLedger ledger, MemoryStoreClient store, String storeId) {
-    Map<String, String> ids = new TreeMap<>();
-    Optional<String> page = Optional.empty();
-    do {
-      Response<MemoryPage> response = store.list(storeId, page);
-      if (!(response instanceof Response.Ok<MemoryPage> ok)) {
-        return Optional.of(
-            response instanceof Response.TransportFailure<MemoryPage> failure
-                ? new PullOutcome.Offline(failure.reason(), failure.retryAfter())
-                : new PullOutcome.Failed("listing the memory store failed"));
-      }
-      ok.body().memories().forEach(memory -> ids.put(memory.key(), memory.id()));
-      page = ok.body().next();
-    } while (page.isPresent());
-    ledger.memoryIdsAre(ids);
-    return Optional.empty();
   }
 
   /**
@@ -310,7 +44,7 @@ final class Puller {
     return keptCopies.keep(key, bytes.get(), when).toString();
   }
 
-  private PullOutcome apply(
+  PullOutcome apply(
       SyncLedger ledger,
       Map<String, String> entries,
       Map<String, String> deletedKeys,
@@ -323,7 +57,7 @@ final class Puller {
    * repository; with it they are the keys written after the ledger's version, and every other key
    * stays as the ledger knows it.
    */
-  private PullOutcome apply(
+  PullOutcome apply(
       SyncLedger ledger,
       Map<String, String> entries,
       Map<String, String> deletedKeys,
@@ -331,7 +65,11 @@ final class Puller {
       OptionalLong version) {
     LocalSnapshot local;
     try {
-      local = folder.scan();
+      // Nothing to apply (the feed naming only this daemon's own writes): the folder is not read.
+      local =
+          entries.isEmpty() && deletedKeys.isEmpty()
+              ? new LocalSnapshot(Map.of(), Map.of())
+              : folder.scan();
     } catch (IOException e) {
       return new PullOutcome.Failed("could not read the team folder: " + e.getMessage());
     }

@@ -68,7 +68,7 @@ public final class SyncEngine implements AutoCloseable {
   private final SyncStateStore store;
   private final ProjectLock lock;
   private final SyncLedger ledger;
-  private final Puller puller;
+  private final TransportChoice transports;
   private final Pusher pusher;
   private final ScheduledExecutorService worker;
   private final DebouncedWatcher debouncer;
@@ -105,9 +105,12 @@ public final class SyncEngine implements AutoCloseable {
     this.store = new SyncStateStore(target.stateDir());
     this.state = store.load(target);
     this.ledger = new SyncLedger(state, Clock.systemUTC());
-    this.puller =
-        new Puller(
-            target.repo(), client, folder, KeptCopies.of(target.stateDir(), System.getenv()));
+    this.transports =
+        new TransportChoice(
+            new TeamMemoryTransport(
+                target.repo(),
+                client,
+                new Puller(folder, KeptCopies.of(target.stateDir(), System.getenv()))));
     this.pusher = new Pusher(target.repo(), client, folder, guard);
     String name = target.repo().replace('/', '-');
     this.worker =
@@ -269,7 +272,7 @@ public final class SyncEngine implements AutoCloseable {
   // ---- on the sync thread -------------------------------------------------------------------
 
   private void startUp() {
-    learnStore();
+    transports.lookUp(ledger);
     PullOutcome outcome = pull(false);
     switch (outcome) {
       case PullOutcome.Pulled pulled -> {
@@ -314,7 +317,9 @@ public final class SyncEngine implements AutoCloseable {
       // adds no request.
       return;
     }
-    push();
+    // The files the watcher named are looked at alone; a delete, a folder or lost events need the
+    // whole folder scanned (only a full scan finds files missing).
+    push(folder.keysOf(paths));
   }
 
   private PullOutcome pull(boolean onlyIfChanged) {
@@ -322,22 +327,14 @@ public final class SyncEngine implements AutoCloseable {
   }
 
   /**
-   * A pull. With the Memory Stores API it follows the repository by version ({@code changes}, or
-   * the feed asked now without waiting); without it, or before the first version, it reads the
-   * whole repository ({@code onlyIfChanged}: unless it still has the checksum we know).
+   * A pull by the project's transport ({@link Transport#pull}): by version with the Memory Stores
+   * API ({@code changes}, or the feed asked now without waiting), otherwise the whole repository
+   * ({@code onlyIfChanged}: unless it still has the checksum we know).
    */
   private PullOutcome pull(boolean onlyIfChanged, Optional<VersionChanges> changes) {
     PullOutcome outcome;
     try {
-      if (ledger.storeId().isEmpty()) {
-        outcome = puller.pull(ledger, onlyIfChanged);
-      } else if (ledger.version() == 0) {
-        outcome = puller.pullWhole(ledger);
-      } else if (changes.isPresent()) {
-        outcome = puller.pullChanges(ledger, changes.get());
-      } else {
-        outcome = pullChangesNow();
-      }
+      outcome = transports.chosen(ledger).pull(ledger, onlyIfChanged, changes);
     } catch (RuntimeException e) {
       LOG.log(Level.SEVERE, target.repo() + ": the pull failed unexpectedly", e);
       outcome = new PullOutcome.Failed("the pull failed unexpectedly (the daemon's log has more)");
@@ -380,6 +377,11 @@ public final class SyncEngine implements AutoCloseable {
   }
 
   private PushOutcome push() {
+    return push(Optional.empty());
+  }
+
+  /** A push of the files named, or, without names, of the whole folder scanned. */
+  private PushOutcome push(Optional<Set<String>> named) {
     cancelRetry();
     if (outageSeen) {
       // After an outage the server may be another (an empty database, a restored backup): what
@@ -392,7 +394,8 @@ public final class SyncEngine implements AutoCloseable {
     }
     PushOutcome outcome;
     try {
-      outcome = pusher.push(ledger, settings.deleteDelay(), this::save);
+      outcome =
+          pusher.push(ledger, transports.chosen(ledger), named, settings.deleteDelay(), this::save);
     } catch (RuntimeException e) {
       LOG.log(Level.SEVERE, target.repo() + ": the push failed unexpectedly", e);
       outcome =
@@ -513,22 +516,6 @@ public final class SyncEngine implements AutoCloseable {
             },
             Math.max(1, delay.toMillis()),
             TimeUnit.MILLISECONDS);
-  }
-
-  /** Pulls the keys written after the ledger's version, asked of the feed without waiting. */
-  private PullOutcome pullChangesNow() {
-    Response<VersionChanges> answer =
-        client.changesAfter(target.repo(), ledger.version(), Duration.ZERO);
-    return switch (answer) {
-      case Response.Ok<VersionChanges> ok -> puller.pullChanges(ledger, ok.body());
-      case Response.NotModified<VersionChanges> none -> new PullOutcome.Unchanged();
-      default -> PullOutcome.notPulled(answer, target.repo(), "the change feed", client);
-    };
-  }
-
-  /** Decides the transport (the store lookup lives with the pull: {@link Puller#learnStore}). */
-  private void learnStore() {
-    puller.learnStore(ledger);
   }
 
   private void cancelRetry() {
@@ -689,7 +676,7 @@ public final class SyncEngine implements AutoCloseable {
    * this daemon synced ({@link SyncLedger#weighWholeRead}).
    */
   private Recheck checkNotWentBack() {
-    if (!startedUp || closed || ledger.storeId().isEmpty()) {
+    if (!startedUp || closed || !(transports.chosen(ledger) instanceof StoreTransport)) {
       return Recheck.SAME;
     }
     String known = ledger.repositoryChecksum();

@@ -37,11 +37,15 @@ import java.util.concurrent.CountDownLatch;
  *   <li>fan-out: 100 followers (engines in this JVM), one edit: time until each holds it (p50, p99,
  *       all) and the server's CPU time per edit;
  *   <li>a follower's first sync (the streamed export) at 1,000 and 10,000 entries: time and bytes;
- *       a daemon's first push of 1,000 files of 1 KB to an empty repository: time.
+ *       a daemon's first push of 1,000 files of 1 KB to an empty repository: time;
+ *   <li>push CPU per edit in a 1,000-file folder: the CPU time of the editing daemon's sync thread
+ *       (the push, and the pull of its own write that follows) per 1 KB edit.
  * </ol>
  *
  * Run: {@code deploy/scripts/benchmark.sh per-file-sync [EDITS=10] [FOLLOWERS=100]}; {@code
- * -Dbench.parts=first} measures only the first sync and the first push.
+ * -Dbench.parts=first} measures only the first sync and the first push, {@code
+ * -Dbench.parts=push-cpu} only the push CPU per edit, {@code -Dbench.parts=edit} the figures of one
+ * edit (the follower's wire, edit → visible, push CPU).
  */
 public final class PerFileSyncBenchmark {
 
@@ -65,7 +69,20 @@ public final class PerFileSyncBenchmark {
             + System.getProperty("java.version"));
     try (ServerProcess server =
         ServerProcess.start(root.resolve("server"), "TMEM_LIMITS_MAX_ENTRIES=20000")) {
-      boolean all = !System.getProperty("bench.parts", "all").equals("first");
+      String parts = System.getProperty("bench.parts", "all");
+      if (parts.equals("push-cpu")) {
+        pushCpu(server, root.resolve("push-cpu"), Math.max(edits, 20));
+        return;
+      }
+      if (parts.equals("edit")) {
+        for (int entries : List.of(1_000, 10_000)) {
+          bytesForOneEdit(server, root.resolve("bytes-" + entries), entries, true);
+        }
+        editToVisible(server, root.resolve("latency"), edits);
+        pushCpu(server, root.resolve("push-cpu"), Math.max(edits, 20));
+        return;
+      }
+      boolean all = !parts.equals("first");
       for (int entries : List.of(1_000, 10_000)) {
         bytesForOneEdit(server, root.resolve("bytes-" + entries), entries, all);
       }
@@ -74,6 +91,7 @@ public final class PerFileSyncBenchmark {
         editToVisible(server, root.resolve("latency"), edits);
         eightWriters(server, root.resolve("writers"));
         fanOut(server, root.resolve("fan-out"), followers);
+        pushCpu(server, root.resolve("push-cpu"), Math.max(edits, 20));
       }
     }
   }
@@ -241,6 +259,72 @@ public final class PerFileSyncBenchmark {
           "edit -> visible (2 s quiet period, 1,000 entries, %d edits): p50 %d ms, p95 %d ms%n",
           edits, percentile(millis, 50), percentile(millis, 95));
     }
+  }
+
+  /**
+   * One daemon holding 1,000 files edits one of them {@code edits} times (after 5 edits to warm
+   * up): the CPU time its sync thread spends per edit, from the file event to the pull of its own
+   * write that follows (the thread runs nothing else meanwhile).
+   */
+  private static void pushCpu(ServerProcess server, Path dir, int edits) throws Exception {
+    String repo = "bench/push-cpu";
+    seed(server.url(), repo, 1_000);
+    try (SyncEngine alice =
+        engine(
+            server.url(),
+            ServerProcess.ALICE,
+            repo,
+            dir.resolve("alice"),
+            SyncSettings.defaults())) {
+      Conditions.await(
+          "alice holds the repository",
+          DEADLINE,
+          () ->
+              alice.state().syncedChecksums().size() == 1_000
+                  && alice.state().memoryStore().map(SyncState.StoreSync::version).orElse(0L) > 0);
+      Thread syncThread =
+          Thread.getAllStackTraces().keySet().stream()
+              .filter(thread -> thread.getName().equals("tmem-sync-bench-push-cpu"))
+              .findFirst()
+              .orElseThrow();
+      java.lang.management.ThreadMXBean threads =
+          java.lang.management.ManagementFactory.getThreadMXBean();
+      int warmUp = 5;
+      long cpuBefore = 0;
+      Path file = dir.resolve("alice/team/topic-3/note-3.md");
+      for (int i = 0; i < warmUp + edits; i++) {
+        if (i == warmUp) {
+          awaitIdle(syncThread);
+          cpuBefore = threads.getThreadCpuTime(syncThread.threadId());
+        }
+        long version = alice.state().memoryStore().orElseThrow().version();
+        String content = KILOBYTE + "edit " + i + "\n";
+        String checksum = dev.teammemory.protocol.Checksums.ofContent(content);
+        Files.writeString(file, content);
+        // Pushed, and its own write pulled back (the version moved past it): the edit's work done.
+        Conditions.await(
+            "edit " + i + " is pushed and pulled back",
+            DEADLINE,
+            () ->
+                checksum.equals(alice.state().syncedChecksums().get("topic-3/note-3.md"))
+                    && alice.state().memoryStore().orElseThrow().version() > version);
+      }
+      awaitIdle(syncThread);
+      long cpu = threads.getThreadCpuTime(syncThread.threadId()) - cpuBefore;
+      System.out.printf(
+          "push CPU per edit, 1,000-file folder (%d edits of 1 KB, sync thread): %.2f ms%n",
+          edits, cpu / 1e6 / edits);
+    }
+  }
+
+  /** Waits until the thread waits for work (the sync thread's executor parks it when idle). */
+  private static void awaitIdle(Thread thread) throws Exception {
+    Conditions.await(
+        "the sync thread is idle",
+        DEADLINE,
+        () ->
+            thread.getState() == Thread.State.WAITING
+                || thread.getState() == Thread.State.TIMED_WAITING);
   }
 
   private static void eightWriters(ServerProcess server, Path dir) throws Exception {
