@@ -65,9 +65,17 @@ public class EntryStore {
 
   // ---------------------------------------------------------------------------------- reads
 
-  /** The whole repository, or its hashes view, unless {@code ifNoneMatch} names its checksum. */
-  ReadOutcome read(RepositorySlug slug, boolean hashesOnly, String ifNoneMatch) {
-    return reader.read(slug, hashesOnly, ifNoneMatch);
+  /** The hashes view, unless {@code ifNoneMatch} names the repository's checksum. */
+  ReadOutcome hashes(RepositorySlug slug, String ifNoneMatch) {
+    return reader.hashes(slug, ifNoneMatch);
+  }
+
+  /**
+   * The whole repository as a body to stream, unless {@code ifNoneMatch} names its checksum; a
+   * {@link ReadOutcome.Snapshot} holds a database connection until it is closed.
+   */
+  ReadOutcome snapshot(RepositorySlug slug, String ifNoneMatch) {
+    return reader.snapshot(slug, ifNoneMatch);
   }
 
   /** The content bytes of the repository's live entries (0 when it has no row). */
