@@ -71,11 +71,19 @@ public class EntryStore {
   }
 
   /**
-   * The whole repository as a body to stream, unless {@code ifNoneMatch} names its checksum; a
-   * {@link ReadOutcome.Snapshot} holds a database connection until it is closed.
+   * What a full GET answers from the repository's row alone: never written, or not modified since
+   * {@code ifNoneMatch}; empty when the body must be read.
    */
-  ReadOutcome snapshot(RepositorySlug slug, String ifNoneMatch) {
-    return reader.snapshot(slug, ifNoneMatch);
+  Optional<ReadOutcome> absentOrUnchanged(RepositorySlug slug, String ifNoneMatch) {
+    return reader.absentOrUnchanged(slug, ifNoneMatch);
+  }
+
+  /**
+   * The whole repository as a body to stream; a {@link ReadOutcome.Snapshot} holds a database
+   * connection until it is closed.
+   */
+  ReadOutcome snapshot(RepositorySlug slug) {
+    return reader.snapshot(slug);
   }
 
   /** The content bytes of the repository's live entries (0 when it has no row). */

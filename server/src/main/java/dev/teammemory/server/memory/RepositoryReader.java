@@ -116,20 +116,39 @@ public class RepositoryReader {
   }
 
   /**
-   * The whole repository as a body to stream ({@link SnapshotStream}), unless {@code ifNoneMatch}
-   * names its checksum. The snapshot holds a connection in a read-only, repeatable-read transaction
-   * until it is closed; every other outcome holds nothing.
+   * What a full GET answers without reading the repository, from its row alone: {@link
+   * ReadOutcome.NotFound} when it was never written, {@link ReadOutcome.NotModified} when {@code
+   * ifNoneMatch} names its checksum; empty when the body must be read.
    */
-  ReadOutcome snapshot(RepositorySlug slug, String ifNoneMatch) {
+  Optional<ReadOutcome> absentOrUnchanged(RepositorySlug slug, String ifNoneMatch) {
+    try (Connection connection = dataSource.getConnection();
+        PreparedStatement statement = connection.prepareStatement(CHECKSUM)) {
+      statement.setString(1, slug.key());
+      try (ResultSet row = statement.executeQuery()) {
+        if (!row.next()) {
+          return Optional.of(new ReadOutcome.NotFound());
+        }
+        if (ifNoneMatch != null && ETags.matches(ifNoneMatch, row.getString(1))) {
+          return Optional.of(new ReadOutcome.NotModified(row.getString(1)));
+        }
+        return Optional.empty();
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("could not read repository " + slug, e);
+    }
+  }
+
+  /**
+   * The whole repository as a body to stream ({@link SnapshotStream}), as it is when this is
+   * called, or {@link ReadOutcome.NotFound}. The snapshot holds a connection in a read-only,
+   * repeatable-read transaction until it is closed; every other outcome holds nothing.
+   */
+  ReadOutcome snapshot(RepositorySlug slug) {
     Connection connection = null;
     int isolation = Connection.TRANSACTION_READ_COMMITTED;
     boolean handedOver = false;
     try {
       connection = dataSource.getConnection();
-      Optional<ReadOutcome> unchanged = unchanged(connection, slug, ifNoneMatch);
-      if (unchanged.isPresent()) {
-        return unchanged.get();
-      }
       isolation = connection.getTransactionIsolation();
       connection.setAutoCommit(false);
       connection.setReadOnly(true);

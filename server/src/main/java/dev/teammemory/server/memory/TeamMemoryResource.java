@@ -91,6 +91,14 @@ public class TeamMemoryResource {
             throw new IllegalStateException("a hashes read answered with a snapshot");
       };
     }
+    // A 404 or a 304 is the repository row's answer: it holds nothing, so it takes no admission.
+    Optional<ReadOutcome> answered = store.absentOrUnchanged(target.slug(), ifNoneMatch);
+    if (answered.isPresent()) {
+      return switch (answered.get()) {
+        case ReadOutcome.NotModified notModified -> notModified(notModified.checksum());
+        default -> throw RepositoryAuthorization.notFound(target.slug());
+      };
+    }
     // The body streams as it is read: a read holds a fetch of entries (its contents as strings,
     // as JSON bytes and as the buffer sent), never the repository.
     Runnable release =
@@ -101,9 +109,10 @@ public class TeamMemoryResource {
                 * Math.min(
                     store.contentBytes(target.slug()),
                     (long) SnapshotStream.ENTRY_ROWS_PER_FETCH * limits.maxEntryBytes()));
-    return switch (store.snapshot(target.slug(), ifNoneMatch)) {
+    return switch (store.snapshot(target.slug())) {
       case ReadOutcome.NotFound notFound -> throw RepositoryAuthorization.notFound(target.slug());
-      case ReadOutcome.NotModified notModified -> notModified(notModified.checksum());
+      case ReadOutcome.NotModified notModified ->
+          throw new IllegalStateException("a snapshot answered not modified");
       case ReadOutcome.Hashes hashes ->
           throw new IllegalStateException("a full read answered with the hashes view");
       case ReadOutcome.Snapshot snapshot -> {
