@@ -11,6 +11,7 @@
 #   deploy/scripts/benchmark.sh server         [-Dbench.seconds=… -Dbench.operations=hashes,get,put,auth …]
 #   deploy/scripts/benchmark.sh listing        [-Dbench.requests=300 -Dbench.foreign=2000]
 #   deploy/scripts/benchmark.sh console        [-Dbench.memories=10000 -Dbench.requests=50]
+#   deploy/scripts/benchmark.sh full-read      [-Dbench.heap=256m -Dbench.megabytes=48 -Dbench.concurrent=4]
 #   deploy/scripts/benchmark.sh load           [SECONDS=150] [REPOSITORIES=300] [WORKERS=16]
 #
 # Arguments that start with -D are JVM system properties; the others go to the program.
@@ -20,7 +21,7 @@ root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../.." && pwd)"
 . "$root/.mvn/find-jdk.sh"
 
 usage() {
-  sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
@@ -36,6 +37,7 @@ case "$name" in
   server) modules=server; module=server; main=dev.teammemory.server.bench.ServerBenchmark ;;
   listing) modules=server; module=server; main=dev.teammemory.server.bench.ListingBenchmark ;;
   console) modules=server; module=server; main=dev.teammemory.server.bench.ConsoleBenchmark ;;
+  full-read) modules=server; module=server; main=dev.teammemory.server.bench.FullReadBenchmark ;;
   load) modules=server,deploy; module=deploy; main=dev.teammemory.deploy.load.LoadAndFaults ;;
   *) echo "benchmark.sh: no benchmark named '$name'" >&2; usage ;;
 esac

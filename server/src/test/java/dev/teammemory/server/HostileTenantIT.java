@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.teammemory.protocol.Checksums;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
@@ -35,7 +36,9 @@ import org.junit.jupiter.api.io.TempDir;
  * history was paged and bounded), by exports held open, by concurrent full GETs, by a write storm
  * and by requests the HTTP layer refuses. Throughout and after, health answers, a neighbour's reads
  * are served, and the neighbour's repository is unchanged. Each bound refuses with a {@code 429}
- * and {@code retry-after} for that caller only. Sizes are the least that reach each bound.
+ * and {@code retry-after} for that caller only. Sizes are the least that reach each bound: the
+ * repository limit is 12 MB (filled in seconds) and the read budget 48 MB, less than four full
+ * reads of a full repository would hold whole, which now stream.
  */
 class HostileTenantIT {
 
@@ -43,8 +46,12 @@ class HostileTenantIT {
   private static final String HOSTILE = "hostile-" + hex(16);
   private static final String STORM = "storm-" + hex(16);
   private static final String NEIGHBOUR = "neighbour-" + hex(16);
+  private static final String FILLER = "filler-" + hex(16);
   private static final String HOSTILE_REPO = "hostile/target";
   private static final String NEIGHBOUR_REPO = "other/neighbour";
+  private static final String FULL_REPO = "hostile/full";
+  private static final long MAX_REPOSITORY_BYTES = 12_000_000;
+  private static final long READ_BUDGET_BYTES = 48_000_000;
   private static final String TEAM_MEMORY = "/api/claude_code/team_memory";
   private static final int WRITE_BURST = 200;
 
@@ -66,7 +73,9 @@ class HostileTenantIT {
             + STORM
             + " trudy hostile/* write\n"
             + NEIGHBOUR
-            + " nora other/* write\n",
+            + " nora other/* write\n"
+            + FILLER
+            + " frank hostile/* write\n",
         UTF_8);
     server =
         PackagedServer.start(
@@ -80,7 +89,11 @@ class HostileTenantIT {
                 "TMEM_LIMITS_WRITES_BURST",
                 Integer.toString(WRITE_BURST),
                 "TMEM_LIMITS_WRITES_PER_SECOND",
-                "1"),
+                "1",
+                "TMEM_LIMITS_MAX_REPOSITORY_BYTES",
+                Long.toString(MAX_REPOSITORY_BYTES),
+                "TMEM_LIMITS_READS_MAX_BUFFERED_BYTES",
+                Long.toString(READ_BUDGET_BYTES)),
             "256m");
     String metrics = send(null, "GET", "/q/metrics", null).body();
     countersAtStart =
@@ -237,6 +250,75 @@ class HostileTenantIT {
       }
       assertThat(statuses).containsOnly(200, 429).contains(200);
       System.out.printf("full GET x12 of a 9.6 MB repository: %s%n", statuses);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  @Test
+  void fourConcurrentFullReadsOfARepositoryAtItsLimitAreAnsweredWholeWhileOthersAreServed()
+      throws Exception {
+    // 12 PUTs of four 240 KB entries: 11.5 MB, within 0.5 MB of the repository limit. Whole, one
+    // read of it held four times that (46 MB): the 48 MB budget took one such read at a time, and
+    // four at once needed 184 MB of the 256 MB heap. Streamed, each holds a fetch of entries.
+    long contentBytes = 0;
+    for (int batch = 0; batch < 12; batch++) {
+      StringBuilder body = new StringBuilder("{\"entries\":{");
+      for (int i = 0; i < 4; i++) {
+        String content = Character.toString('k' + i).repeat(239_990) + " " + batch;
+        body.append(i == 0 ? "" : ",")
+            .append("\"full/")
+            .append(batch)
+            .append('-')
+            .append(i)
+            .append(".md\":\"")
+            .append(content)
+            .append('"');
+        contentBytes += content.length();
+      }
+      expect(
+          200,
+          send(
+              FILLER,
+              "PUT",
+              TEAM_MEMORY + "?repo=" + encode(FULL_REPO),
+              body.append("}}").toString()));
+    }
+    assertThat(contentBytes).isBetween(MAX_REPOSITORY_BYTES - 500_000, MAX_REPOSITORY_BYTES);
+    assertThat(4 * 4 * contentBytes).isGreaterThan(READ_BUDGET_BYTES);
+
+    String get = TEAM_MEMORY + "?repo=" + encode(FULL_REPO);
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    try {
+      List<Future<HttpResponse<String>>> reads = new ArrayList<>();
+      for (int i = 0; i < 4; i++) {
+        reads.add(pool.submit(() -> send(FILLER, "GET", get, null)));
+      }
+      expect(200, send(null, "GET", "/q/health/ready", null));
+      expect(200, send(NEIGHBOUR, "GET", TEAM_MEMORY + "?repo=" + encode(NEIGHBOUR_REPO), null));
+      List<String> bodies = new ArrayList<>();
+      for (Future<HttpResponse<String>> read : reads) {
+        HttpResponse<String> response = expect(200, read.get());
+        JsonNode snapshot = JSON.readTree(response.body());
+        assertThat(response.headers().firstValue("ETag"))
+            .contains("\"" + snapshot.path("checksum").asText() + "\"");
+        JsonNode entries = snapshot.path("content").path("entries");
+        JsonNode checksums = snapshot.path("content").path("entryChecksums");
+        assertThat(entries.size()).isEqualTo(48);
+        long answered = 0;
+        for (Map.Entry<String, JsonNode> entry : entries.properties()) {
+          answered += entry.getValue().asText().length();
+          assertThat(checksums.path(entry.getKey()).asText())
+              .as(entry.getKey())
+              .isEqualTo(Checksums.ofContent(entry.getValue().asText()));
+        }
+        assertThat(answered).isEqualTo(contentBytes);
+        bodies.add(response.body());
+      }
+      assertThat(bodies).containsOnly(bodies.getFirst());
+      System.out.printf(
+          "full GET x4 of a %.1f MB repository (limit %.0f MB, read budget %.0f MB): 4 x 200%n",
+          contentBytes / 1e6, MAX_REPOSITORY_BYTES / 1e6, READ_BUDGET_BYTES / 1e6);
     } finally {
       pool.shutdownNow();
     }

@@ -185,10 +185,15 @@ class ConsoleSessions {
         == 1;
   }
 
-  /** Slows a device sign-in's polling down, as GitHub's {@code slow_down} asks. */
+  /**
+   * Slows a device sign-in's polling down, as GitHub's {@code slow_down} asks: the next poll waits
+   * the new interval from now, since one sooner would only be told to slow down again.
+   */
   void slowDown(String id, int pollSeconds) {
     update(
-        "UPDATE console_device_sign_in SET poll_seconds = ? WHERE id_hash = ?",
+        "UPDATE console_device_sign_in SET poll_seconds = ?,"
+            + " next_poll_at = now() + make_interval(secs => CAST(? AS integer)) WHERE id_hash = ?",
+        pollSeconds,
         pollSeconds,
         RandomIds.hash(id));
   }

@@ -129,7 +129,10 @@ public class SignInPages {
         .build();
   }
 
-  /** The code and the link, until GitHub hands over a token: the page refreshes itself. */
+  /**
+   * The code and the link, until GitHub hands over a token: the page refreshes itself (a {@code
+   * Refresh} header, no script), and a "Check now" link does the same by hand.
+   */
   @GET
   @Path("/sign-in/github")
   public Response waitForGitHub(@RestCookie(DEVICE_COOKIE) String id, @Context UriInfo uri) {
@@ -139,6 +142,7 @@ public class SignInPages {
       return signInForm(uri, "/console/", "The GitHub sign-in expired; start again.", 410);
     }
     ConsoleSessions.DeviceSignIn signIn = waiting.get();
+    int refreshSeconds = signIn.pollSeconds();
     if (sessions.claimPoll(id)) {
       GitHubDeviceFlow.Poll poll;
       try {
@@ -165,7 +169,10 @@ public class SignInPages {
               .cookie(sessionCookie(uri, session), cookie(uri, DEVICE_COOKIE, "", Duration.ZERO))
               .build();
         }
-        case GitHubDeviceFlow.Poll.SlowDown slow -> sessions.slowDown(id, slow.interval());
+        case GitHubDeviceFlow.Poll.SlowDown slow -> {
+          sessions.slowDown(id, slow.interval());
+          refreshSeconds = slow.interval();
+        }
         case GitHubDeviceFlow.Poll.Ended ended -> {
           sessions.endDeviceSignIn(id);
           return signInForm(uri, "/console/", "Not signed in: " + ended.reason() + ".", 401);
@@ -175,10 +182,11 @@ public class SignInPages {
     }
     return Response.ok(
             Pages.Templates.device(
-                new Views.Chrome("Sign in with GitHub", null, null),
-                new Views.DeviceView(
-                    signIn.userCode(), signIn.verificationUri(), signIn.pollSeconds())))
-        .header("Refresh", String.valueOf(signIn.pollSeconds()))
+                    new Views.Chrome("Sign in with GitHub", null, null),
+                    new Views.DeviceView(
+                        signIn.userCode(), signIn.verificationUri(), refreshSeconds))
+                .render())
+        .header("Refresh", String.valueOf(refreshSeconds))
         .build();
   }
 

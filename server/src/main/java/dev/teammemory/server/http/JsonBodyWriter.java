@@ -15,7 +15,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Type;
-import java.nio.charset.StandardCharsets;
 import org.jboss.resteasy.reactive.server.spi.ResteasyReactiveResourceInfo;
 import org.jboss.resteasy.reactive.server.spi.ServerMessageBodyWriter;
 import org.jboss.resteasy.reactive.server.spi.ServerRequestContext;
@@ -45,7 +44,7 @@ final class JsonBodyWriter implements ServerMessageBodyWriter<Object> {
    * outside the Basic Multilingual Plane is written as its UTF-8 bytes rather than as an escaped
    * surrogate pair; both read back as the same string.
    */
-  private static final ObjectMapper PROTOCOL = withUtf8Strings(ProtocolJson.mapper());
+  static final ObjectMapper PROTOCOL = withUtf8Strings(ProtocolJson.mapper());
 
   /** The Memory Stores API's mapping: the HTTP layer's, with the same string path. */
   private final ObjectMapper memoryStores;
@@ -120,8 +119,7 @@ final class JsonBodyWriter implements ServerMessageBodyWriter<Object> {
     @Override
     public void serialize(String value, JsonGenerator generator, SerializerProvider provider)
         throws IOException {
-      byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
-      generator.writeUTF8String(utf8, 0, utf8.length);
+      ProtocolJsonStream.writeString(generator, value);
     }
   }
 }

@@ -65,9 +65,25 @@ public class EntryStore {
 
   // ---------------------------------------------------------------------------------- reads
 
-  /** The whole repository, or its hashes view, unless {@code ifNoneMatch} names its checksum. */
-  ReadOutcome read(RepositorySlug slug, boolean hashesOnly, String ifNoneMatch) {
-    return reader.read(slug, hashesOnly, ifNoneMatch);
+  /** The hashes view, unless {@code ifNoneMatch} names the repository's checksum. */
+  ReadOutcome hashes(RepositorySlug slug, String ifNoneMatch) {
+    return reader.hashes(slug, ifNoneMatch);
+  }
+
+  /**
+   * What a full GET answers from the repository's row alone: never written, or not modified since
+   * {@code ifNoneMatch}; empty when the body must be read.
+   */
+  Optional<ReadOutcome> absentOrUnchanged(RepositorySlug slug, String ifNoneMatch) {
+    return reader.absentOrUnchanged(slug, ifNoneMatch);
+  }
+
+  /**
+   * The whole repository as a body to stream; a {@link ReadOutcome.Snapshot} holds a database
+   * connection until it is closed.
+   */
+  ReadOutcome snapshot(RepositorySlug slug) {
+    return reader.snapshot(slug);
   }
 
   /** The content bytes of the repository's live entries (0 when it has no row). */

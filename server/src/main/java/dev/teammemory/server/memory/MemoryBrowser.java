@@ -21,9 +21,10 @@ import javax.sql.DataSource;
 /**
  * What the console shows of a repository's team memory, each answer one SQL statement of bounded
  * size: a page of rows (never a whole history), and of each listed memory only the head a summary
- * needs. Search is PostgreSQL's built-in full-text search over path and content (the expression of
- * {@code memory_entry_search_idx}, ranked with {@code ts_rank}), not a scan in Java. The caller has
- * passed the read check; a repository without team memory answers as empty.
+ * needs. Search is PostgreSQL's built-in full-text search over each memory's stored {@code
+ * search_document} (path, frontmatter name and description weighted above the text; GIN-indexed,
+ * ranked with {@code ts_rank} without recomputing it), not a scan in Java. The caller has passed
+ * the read check; a repository without team memory answers as empty.
  */
 @ApplicationScoped
 public class MemoryBrowser {
@@ -31,10 +32,16 @@ public class MemoryBrowser {
   /** How much of a memory's text a listing reads: enough for its frontmatter. */
   public static final int HEAD_CHARACTERS = 2_000;
 
-  /** The search expression, exactly as the index has it. */
-  private static final String DOCUMENT =
-      "to_tsvector('english'::regconfig, translate(e.entry_key, '/._-', '    ') || ' ' ||"
-          + " e.content)";
+  /** The words searched for, parsed once per statement (an init plan, not once per row). */
+  private static final String QUERY = "(SELECT websearch_to_tsquery('english'::regconfig, ?))";
+
+  /**
+   * The path branch: the path starts with what was typed, case-insensitively, as a range over
+   * {@code lower(path)} in byte order that {@code memory_entry_path_prefix_idx} answers (U+10FFFF
+   * sorts after every character a path holds).
+   */
+  private static final String PATH_STARTS_WITH =
+      "(lower(e.entry_key) ~>=~ lower(?) AND lower(e.entry_key) ~<~ (lower(?) || U&'\\+10FFFF'))";
 
   private static final String SUMMARY_COLUMNS =
       "e.entry_key, e.size_bytes, e.updated_by, e.updated_at, e.version, left(e.content, "
@@ -145,26 +152,28 @@ public class MemoryBrowser {
 
   /**
    * The live memories matching {@code query} (words, "phrases", -exclusions, as a web search) in
-   * their path or text, best first, a page at a time; a path containing the query as typed counts
-   * too.
+   * their path, frontmatter name and description, or text, best first (a path starting with the
+   * query as typed first of all, then a hit in path or name, then in a description, then in the
+   * text alone), a page at a time. One statement whichever branch matches: the full-text branch and
+   * the path branch each have their own index.
    */
   public Page<MemorySummary> search(RepositorySlug slug, String query, int offset, int size) {
-    String pattern =
-        "%" + query.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%";
     return page(
         "SELECT "
             + SUMMARY_COLUMNS
-            + " FROM memory_entry e JOIN repository r ON r.id = e.repository_id,"
-            + " websearch_to_tsquery('english'::regconfig, ?) q"
-            + " WHERE r.slug_key = ? AND NOT e.deleted"
-            + " AND ("
-            + DOCUMENT
-            + " @@ q OR e.entry_key ILIKE ?)"
-            + " ORDER BY ts_rank("
-            + DOCUMENT
-            + ", q) + CASE WHEN e.entry_key ILIKE ? THEN 1 ELSE 0 END DESC,"
-            + " e.entry_key COLLATE \"C\" LIMIT ? OFFSET ?",
-        List.of(query, slug.key(), pattern, pattern, size + 1, offset),
+            + " FROM memory_entry e"
+            + " WHERE e.repository_id = (SELECT r.id FROM repository r WHERE r.slug_key = ?)"
+            + " AND NOT e.deleted"
+            + " AND (e.search_document @@ "
+            + QUERY
+            + " OR "
+            + PATH_STARTS_WITH
+            + ") ORDER BY ts_rank(e.search_document, "
+            + QUERY
+            + ") + CASE WHEN "
+            + PATH_STARTS_WITH
+            + " THEN 1 ELSE 0 END DESC, e.entry_key COLLATE \"C\" LIMIT ? OFFSET ?",
+        List.of(slug.key(), query, query, query, query, query, query, size + 1, offset),
         size,
         MemoryBrowser::summary);
   }

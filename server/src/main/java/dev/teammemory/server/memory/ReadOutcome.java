@@ -1,7 +1,6 @@
 package dev.teammemory.server.memory;
 
 import dev.teammemory.protocol.HashesView;
-import dev.teammemory.protocol.RepositorySnapshot;
 
 /** What a GET came to. */
 sealed interface ReadOutcome {
@@ -12,8 +11,8 @@ sealed interface ReadOutcome {
   /** {@code If-None-Match} named the current checksum. */
   record NotModified(String checksum) implements ReadOutcome {}
 
-  /** The whole repository; {@code contentBytes} counts its live entries' UTF-8 bytes. */
-  record Snapshot(RepositorySnapshot body, long contentBytes) implements ReadOutcome {}
+  /** The whole repository, to be streamed; whoever receives it closes it. */
+  record Snapshot(SnapshotStream body) implements ReadOutcome {}
 
   record Hashes(HashesView body) implements ReadOutcome {}
 }

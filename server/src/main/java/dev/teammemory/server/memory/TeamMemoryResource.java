@@ -15,14 +15,18 @@ import dev.teammemory.server.limits.LimitsConfig;
 import dev.teammemory.server.limits.ReadAdmission;
 import dev.teammemory.server.secrets.SecretCheck;
 import dev.teammemory.server.secrets.SecretFinding;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerRequest;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.StreamingOutput;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -72,27 +76,64 @@ public class TeamMemoryResource {
   public Response get(
       @RestQuery String repo,
       @RestQuery String view,
-      @RestHeader("If-None-Match") String ifNoneMatch) {
+      @RestHeader("If-None-Match") String ifNoneMatch,
+      @Context HttpServerRequest request) {
     AuthorizedRepository target = authorization.read(repo);
     boolean hashesOnly = hashesView(view);
     metrics.request(hashesOnly ? "hashes" : "get");
-    if (!hashesOnly) {
-      // Its contents as strings, as JSON bytes and as the buffer sent (the hashes view is small).
-      admission.admit(
-          target.caller().id(),
-          ReadAdmission.Kind.READ,
-          ReadAdmission.HELD_PER_CONTENT_BYTE * store.contentBytes(target.slug()));
+    if (hashesOnly || request.method() == HttpMethod.HEAD) {
+      // A HEAD (routed here, as every GET) never writes a body: the ETag is the hashes view's.
+      return switch (store.hashes(target.slug(), ifNoneMatch)) {
+        case ReadOutcome.NotFound notFound -> throw RepositoryAuthorization.notFound(target.slug());
+        case ReadOutcome.NotModified notModified -> notModified(notModified.checksum());
+        case ReadOutcome.Hashes hashes -> withETag(hashes.body(), hashes.body().checksum());
+        case ReadOutcome.Snapshot snapshot ->
+            throw new IllegalStateException("a hashes read answered with a snapshot");
+      };
     }
-    return switch (store.read(target.slug(), hashesOnly, ifNoneMatch)) {
+    // A 404 or a 304 is the repository row's answer: it holds nothing, so it takes no admission.
+    Optional<ReadOutcome> answered = store.absentOrUnchanged(target.slug(), ifNoneMatch);
+    if (answered.isPresent()) {
+      return switch (answered.get()) {
+        case ReadOutcome.NotModified notModified -> notModified(notModified.checksum());
+        default -> throw RepositoryAuthorization.notFound(target.slug());
+      };
+    }
+    // The body streams as it is read: a read holds a fetch of entries (its contents as strings,
+    // as JSON bytes and as the buffer sent), never the repository.
+    Runnable release =
+        admission.admit(
+            target.caller().id(),
+            ReadAdmission.Kind.READ,
+            ReadAdmission.HELD_PER_CONTENT_BYTE
+                * Math.min(
+                    store.contentBytes(target.slug()),
+                    (long) SnapshotStream.ENTRY_ROWS_PER_FETCH * limits.maxEntryBytes()));
+    return switch (store.snapshot(target.slug())) {
       case ReadOutcome.NotFound notFound -> throw RepositoryAuthorization.notFound(target.slug());
       case ReadOutcome.NotModified notModified ->
-          Response.notModified().header("ETag", ETags.quote(notModified.checksum())).build();
-      case ReadOutcome.Hashes hashes -> withETag(hashes.body(), hashes.body().checksum());
+          throw new IllegalStateException("a snapshot answered not modified");
+      case ReadOutcome.Hashes hashes ->
+          throw new IllegalStateException("a full read answered with the hashes view");
       case ReadOutcome.Snapshot snapshot -> {
-        metrics.sent(snapshot.contentBytes());
-        yield withETag(snapshot.body(), snapshot.body().checksum());
+        SnapshotStream body = snapshot.body();
+        StreamingOutput streamed =
+            out -> {
+              try (body) {
+                metrics.sent(body.writeTo(out));
+              } finally {
+                release.run();
+              }
+            };
+        yield Response.ok(streamed, MediaType.APPLICATION_JSON_TYPE)
+            .header("ETag", ETags.quote(body.checksum()))
+            .build();
       }
     };
+  }
+
+  private static Response notModified(String checksum) {
+    return Response.notModified().header("ETag", ETags.quote(checksum)).build();
   }
 
   @PUT

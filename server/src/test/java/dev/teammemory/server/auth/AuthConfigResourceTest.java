@@ -19,8 +19,12 @@ class AuthConfigResourceTest {
         .then()
         .statusCode(200)
         .body("github.clientId", equalTo("Iv1.test0client"))
-        .body("github.deviceCodeUrl", equalTo("https://github.example.com/login/device/code"))
-        .body("github.tokenUrl", equalTo("https://github.example.com/login/oauth/access_token"))
+        .body(
+            "github.deviceCodeUrl",
+            equalTo(FakeGitHubResource.gitHub().webUrl() + "/login/device/code"))
+        .body(
+            "github.tokenUrl",
+            equalTo(FakeGitHubResource.gitHub().webUrl() + "/login/oauth/access_token"))
         .body("github.apiUrl", equalTo(FakeGitHubResource.gitHub().apiUrl()))
         .body("github.scopes", contains("repo"));
   }

@@ -77,7 +77,11 @@ public final class ServerBenchmark {
   /** The statements the server runs for the hashes view and the full GET. */
   private static final String HASHES = RepositoryReader.HASHES;
 
-  private static final String CONTENTS = RepositoryReader.CONTENTS;
+  private static final String HEAD = RepositoryReader.HEAD;
+
+  private static final String SNAPSHOT_ENTRIES = RepositoryReader.ENTRIES;
+
+  private static final String CHECKSUMS = RepositoryReader.CHECKSUMS;
 
   /** Measured time per operation and side, split into ROUNDS alternating slices. */
   private final Duration measure = Duration.ofSeconds(Long.getLong("bench.seconds", 15));
@@ -712,10 +716,17 @@ public final class ServerBenchmark {
     return new Worker(() -> readDirectly(connection, repo(0), true), connection);
   }
 
-  /** What the server's read runs (RepositoryReader): one statement, the row and its entries. */
+  /**
+   * What the server's read runs (RepositoryReader): for the hashes view one statement, the row and
+   * its entries; for the full GET the row, then the entries and their checksums.
+   */
   private static void readDirectly(Connection connection, String repo, boolean contents)
       throws SQLException {
-    try (PreparedStatement statement = connection.prepareStatement(contents ? CONTENTS : HASHES)) {
+    if (contents) {
+      readSnapshotDirectly(connection, repo);
+      return;
+    }
+    try (PreparedStatement statement = connection.prepareStatement(HASHES)) {
       statement.setString(1, repo.toLowerCase(Locale.ROOT));
       statement.setString(2, repo.toLowerCase(Locale.ROOT));
       Map<String, String> read = new LinkedHashMap<>();
@@ -726,6 +737,38 @@ public final class ServerBenchmark {
         while (rows.next()) {
           read.put(rows.getString(6), contents ? rows.getString(9) : rows.getString(7));
           rows.getBoolean(8);
+        }
+      }
+    }
+  }
+
+  private static void readSnapshotDirectly(Connection connection, String repo) throws SQLException {
+    long id;
+    try (PreparedStatement statement = connection.prepareStatement(HEAD)) {
+      statement.setString(1, repo.toLowerCase(Locale.ROOT));
+      try (ResultSet row = statement.executeQuery()) {
+        row.next();
+        id = row.getLong(1);
+        row.getString(4);
+      }
+    }
+    Map<String, String> read = new LinkedHashMap<>();
+    try (PreparedStatement statement = connection.prepareStatement(SNAPSHOT_ENTRIES)) {
+      statement.setLong(1, id);
+      try (ResultSet rows = statement.executeQuery()) {
+        while (rows.next()) {
+          read.put(rows.getString(1), rows.getString(2));
+        }
+      }
+    }
+    for (boolean deleted : new boolean[] {false, true}) {
+      try (PreparedStatement statement = connection.prepareStatement(CHECKSUMS)) {
+        statement.setLong(1, id);
+        statement.setBoolean(2, deleted);
+        try (ResultSet rows = statement.executeQuery()) {
+          while (rows.next()) {
+            read.put(rows.getString(1), rows.getString(2));
+          }
         }
       }
     }

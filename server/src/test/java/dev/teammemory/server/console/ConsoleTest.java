@@ -184,6 +184,84 @@ class ConsoleTest {
   }
 
   @Test
+  void searchRanksANameOrDescriptionHitAboveATextOnlyHit() {
+    String repo = fresh("console-rank");
+    put(
+        repo,
+        entries(
+            "a-body.md", "---\nname: Rollouts\n---\nWe once talked about the kraken here.",
+            "b-description.md",
+                "---\nname: Monsters\ndescription: The kraken in our queue\n---\nSee the board.",
+            "c-name.md", "---\nname: Kraken\ndescription: A sea story\n---\nLong ago.",
+            "d-none.md", "---\nname: Other\n---\nNothing to see."));
+    Browser browser = signIn(READER);
+
+    assertThat(results(browser, repo, "kraken"))
+        .containsExactly(
+            "/memories/c-name.md", "/memories/b-description.md", "/memories/a-body.md");
+    assertThat(results(browser, repo, "sea story")).containsExactly("/memories/c-name.md");
+    assertThat(results(browser, repo, "kraken -queue"))
+        .containsExactlyInAnyOrder("/memories/c-name.md", "/memories/a-body.md");
+  }
+
+  @Test
+  void searchFindsAPathByItsStartAndByItsWordsAndPagesTheResults() {
+    String repo = fresh("console-path");
+    put(
+        repo,
+        entries(
+            "Runbooks/Deploy-Steps.md", "nothing to match in here",
+            "runbooks/oncall.md", "the pager rota",
+            "notes/runbooks-elsewhere.md", "nothing either"));
+    Browser browser = signIn(READER);
+
+    assertThat(results(browser, repo, "runbooks/dep"))
+        .containsExactly("/memories/Runbooks/Deploy-Steps.md");
+    assertThat(results(browser, repo, "RUNBOOKS/"))
+        .as("the paths starting with it first, then the one holding the word")
+        .containsExactly(
+            "/memories/Runbooks/Deploy-Steps.md",
+            "/memories/runbooks/oncall.md",
+            "/memories/notes/runbooks-elsewhere.md");
+    assertThat(results(browser, repo, "oncall.md")).containsExactly("/memories/runbooks/oncall.md");
+    assertThat(results(browser, repo, "elsewhere"))
+        .containsExactly("/memories/notes/runbooks-elsewhere.md");
+
+    List<String> many = new java.util.ArrayList<>();
+    for (int i = 0; i < Pages.PAGE_SIZE + 3; i++) {
+      many.add("many/m" + String.format("%03d", i) + ".md");
+      many.add("the walrus number " + i);
+    }
+    put(repo, entries(many.toArray(String[]::new)));
+    Response first = page(browser, "/console/repos/" + repo + "?q=walrus");
+    org.jsoup.nodes.Document html = org.jsoup.Jsoup.parse(first.asString());
+    assertThat(memoryLinks(html)).hasSize(Pages.PAGE_SIZE);
+    String more = html.select("a:contains(More results)").attr("href");
+    assertThat(more).endsWith("?q=walrus&offset=" + Pages.PAGE_SIZE);
+    assertThat(memoryLinks(org.jsoup.Jsoup.parse(page(browser, more).asString()))).hasSize(3);
+  }
+
+  private static List<String> results(Browser browser, String repo, String query) {
+    Response found =
+        given()
+            .redirects()
+            .follow(false)
+            .cookie("tmem_console", browser.session())
+            .queryParam("q", query)
+            .get("/console/repos/" + repo);
+    assertThat(found.statusCode()).isEqualTo(200);
+    String prefix = "/console/repos/" + repo;
+    return memoryLinks(org.jsoup.Jsoup.parse(found.asString())).stream()
+        .map(href -> href.substring(prefix.length()))
+        .toList();
+  }
+
+  /** The links to memories in the results table, in the order shown. */
+  private static List<String> memoryLinks(org.jsoup.nodes.Document html) {
+    return html.select("table a[href*=/memories/]").eachAttr("href");
+  }
+
+  @Test
   void hostileMemoryRendersInert() {
     String repo = fresh("console-hostile");
     put(

@@ -3,15 +3,20 @@ package dev.teammemory.server.github;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Queue;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
@@ -27,7 +32,10 @@ import mockwebserver3.RecordedRequest;
  * Enterprise-style prefix ({@code /api/v3}) to prove the base URL is configurable: {@code GET
  * /user} for the token's user and {@code GET /repos/{owner}/{repo}} with the user's {@code
  * permissions}, and {@code GET /user/repos}, the user's repositories page by page with GitHub's
- * {@code Link} header. A test adds users and grants, and can make GitHub fail or vanish.
+ * {@code Link} header. On its web side, GitHub's OAuth device flow as the console's sign-in uses
+ * it: {@code POST /login/device/code} and {@code POST /login/oauth/access_token}, which answers a
+ * device code's polls with what the test queued for it. A test adds users and grants, and can make
+ * GitHub fail or vanish.
  */
 public final class FakeGitHub implements AutoCloseable {
 
@@ -60,6 +68,24 @@ public final class FakeGitHub implements AutoCloseable {
 
   /** Per login (lower case): the repositories granted one by one, as spelled, with the access. */
   private final Map<String, Map<String, String>> listable = new ConcurrentHashMap<>();
+
+  /** Device flows not started yet, in the order {@code POST /login/device/code} hands them out. */
+  private final Queue<DeviceFlow> unstartedDeviceFlows = new ConcurrentLinkedQueue<>();
+
+  /** Started device flows by device code. */
+  private final Map<String, DeviceFlow> deviceFlows = new ConcurrentHashMap<>();
+
+  /**
+   * A device flow as GitHub runs it: the codes it hands out, the client it was started for, and the
+   * answers to its polls in turn (the last repeated).
+   */
+  private record DeviceFlow(
+      String deviceCode,
+      String userCode,
+      int interval,
+      Queue<String> answers,
+      AtomicInteger polls,
+      List<String> forms) {}
 
   private volatile int listingPageSize = 0;
   private volatile Availability availability = Availability.UP;
@@ -141,6 +167,44 @@ public final class FakeGitHub implements AutoCloseable {
     usersByToken.put(token, new User(login, id, Optional.of(only)));
   }
 
+  /** Where people sign in, as {@code TMEM_AUTH_GITHUB_URL} takes it (no trailing slash). */
+  public String webUrl() {
+    return apiUrl.substring(0, apiUrl.length() - "/api/v3".length());
+  }
+
+  /**
+   * The next device flow the server starts gets {@code deviceCode} and {@code userCode}, and asks
+   * to be polled every {@code interval} seconds; GitHub answers its polls with {@code pollAnswers}
+   * in turn (GitHub's JSON bodies: an {@code error} or an {@code access_token}), the last one again
+   * once they are used up.
+   */
+  public void nextDeviceFlow(
+      String deviceCode, String userCode, int interval, String... pollAnswers) {
+    if (pollAnswers.length == 0) {
+      throw new IllegalArgumentException("a device flow needs at least one poll answer");
+    }
+    unstartedDeviceFlows.add(
+        new DeviceFlow(
+            deviceCode,
+            userCode,
+            interval,
+            new ConcurrentLinkedQueue<>(List.of(pollAnswers)),
+            new AtomicInteger(),
+            new CopyOnWriteArrayList<>()));
+  }
+
+  /** How many times the device code was polled. */
+  public int devicePolls(String deviceCode) {
+    DeviceFlow flow = deviceFlows.get(deviceCode);
+    return flow == null ? 0 : flow.polls().get();
+  }
+
+  /** The forms the server sent for the device code: its start, then each poll. */
+  public List<String> deviceForms(String deviceCode) {
+    DeviceFlow flow = deviceFlows.get(deviceCode);
+    return flow == null ? List.of() : List.copyOf(flow.forms());
+  }
+
   /** GitHub revokes the token: from now on it answers {@code 401} for it. */
   public void revoke(String token) {
     usersByToken.remove(token);
@@ -213,6 +277,12 @@ public final class FakeGitHub implements AutoCloseable {
     if (availability == Availability.FAILING) {
       return json(502, "{\"message\":\"Server Error\"}");
     }
+    if (request.getMethod().equals("POST") && path.equals("/login/device/code")) {
+      return startDeviceFlow(request);
+    }
+    if (request.getMethod().equals("POST") && path.equals("/login/oauth/access_token")) {
+      return pollDeviceFlow(request);
+    }
     User user = user(request.getHeaders().get("Authorization"));
     if (user == null) {
       return json(
@@ -255,6 +325,66 @@ public final class FakeGitHub implements AutoCloseable {
               .formatted(repository.group(2), slug, repository.group(1), push, push));
     }
     return json(404, "{\"message\":\"Not Found\",\"status\":\"404\"}");
+  }
+
+  /**
+   * {@code POST /login/device/code}: the next queued flow's codes, in GitHub's shape (JSON when
+   * asked for with {@code Accept}, as the console does; GitHub's default is a form).
+   */
+  private MockResponse startDeviceFlow(RecordedRequest request) {
+    DeviceFlow flow = unstartedDeviceFlows.poll();
+    if (flow == null) {
+      return json(404, "{\"message\":\"Not Found\",\"status\":\"404\"}");
+    }
+    String form = request.getBody() == null ? "" : request.getBody().utf8();
+    flow.forms().add(form);
+    deviceFlows.put(flow.deviceCode(), flow);
+    return oauthAnswer(
+        request,
+        """
+        {"device_code":"%s","user_code":"%s","verification_uri":"%s/login/device",\
+        "expires_in":900,"interval":%d}"""
+            .formatted(flow.deviceCode(), flow.userCode(), webUrl(), flow.interval()));
+  }
+
+  /** {@code POST /login/oauth/access_token} for a device code: its next queued answer. */
+  private MockResponse pollDeviceFlow(RecordedRequest request) {
+    String form = request.getBody() == null ? "" : request.getBody().utf8();
+    String deviceCode = formValue(form, "device_code");
+    DeviceFlow flow = deviceCode == null ? null : deviceFlows.get(deviceCode);
+    if (flow == null) {
+      return oauthAnswer(
+          request,
+          "{\"error\":\"incorrect_device_code\",\"error_description\":\"The device_code provided"
+              + " is not valid.\"}");
+    }
+    flow.forms().add(form);
+    flow.polls().incrementAndGet();
+    String answer = flow.answers().size() > 1 ? flow.answers().poll() : flow.answers().peek();
+    return oauthAnswer(request, answer);
+  }
+
+  /** GitHub's OAuth endpoints answer 200 whatever happened, as JSON only when asked to. */
+  private static MockResponse oauthAnswer(RecordedRequest request, String json) {
+    String accept = request.getHeaders().get("Accept");
+    if (accept != null && accept.contains("application/json")) {
+      return json(200, json);
+    }
+    return new MockResponse.Builder()
+        .code(200)
+        .addHeader("Content-Type", "application/x-www-form-urlencoded; charset=utf-8")
+        .body("error=unsupported_response_type_in_this_fake")
+        .build();
+  }
+
+  private static String formValue(String form, String name) {
+    for (String pair : form.split("&")) {
+      int equals = pair.indexOf('=');
+      if (equals > 0 && pair.substring(0, equals).equals(name)) {
+        return URLDecoder.decode(pair.substring(equals + 1), StandardCharsets.UTF_8);
+      }
+    }
+    return null;
   }
 
   /** One page of the user's repositories, with {@code Link: rel="next"} while more follow. */

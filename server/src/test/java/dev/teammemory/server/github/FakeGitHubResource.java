@@ -4,8 +4,8 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import java.util.Map;
 
 /**
- * Starts the {@link FakeGitHub} before the server and points the server's GitHub API URL at it. The
- * tests reach the running fake through {@link #gitHub()}.
+ * Starts the {@link FakeGitHub} before the server and points the server's GitHub API and web URLs
+ * (the device flow's) at it. The tests reach the running fake through {@link #gitHub()}.
  */
 public final class FakeGitHubResource implements QuarkusTestResourceLifecycleManager {
 
@@ -23,7 +23,8 @@ public final class FakeGitHubResource implements QuarkusTestResourceLifecycleMan
   @Override
   public Map<String, String> start() {
     running = new FakeGitHub();
-    return Map.of("tmem.auth.github.api-url", running.apiUrl());
+    return Map.of(
+        "tmem.auth.github.api-url", running.apiUrl(), "tmem.auth.github.url", running.webUrl());
   }
 
   @Override
