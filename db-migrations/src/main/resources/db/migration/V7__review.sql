@@ -19,9 +19,11 @@ ALTER TABLE memory_entry ADD COLUMN approved_version BIGINT;
 
 -- A change waiting for review, and its decision: one row a write of a key made while review was
 -- required. The content itself is the kept version (memory_entry_version) the write stamped; this
--- row says what it did, over which approved version, and what became of it.
+-- row says what it did, over which approved version, and what became of it. Rows are added by the
+-- write's own transaction (memory.ReviewQueue), so a change never exists without its row.
 CREATE TABLE review_change (
     id              TEXT         PRIMARY KEY,       -- rev_<random>
+    seq             BIGSERIAL    NOT NULL UNIQUE,   -- the order of the reviews list and its cursor
     repository_id   BIGINT       NOT NULL REFERENCES repository (id) ON DELETE CASCADE,
     entry_key       TEXT         NOT NULL,
     memory_id       TEXT,
@@ -37,7 +39,7 @@ CREATE TABLE review_change (
     created_at      TIMESTAMPTZ  NOT NULL,
     decided_at      TIMESTAMPTZ
 );
-CREATE INDEX review_change_queue_idx ON review_change (repository_id, status, created_at, id);
+CREATE INDEX review_change_queue_idx ON review_change (repository_id, status, seq);
 CREATE INDEX review_change_key_idx ON review_change (repository_id, entry_key, status);
 
 -- What reviewers and admins did, for the audit page: decisions, restores, redactions and setting

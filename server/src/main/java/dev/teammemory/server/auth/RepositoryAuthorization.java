@@ -34,7 +34,7 @@ public class RepositoryAuthorization {
     Caller caller = currentCaller.get();
     Permission permission = currentCaller.permission(slug);
     requireRead(caller, slug, permission);
-    return new AuthorizedRepository(caller, slug);
+    return new AuthorizedRepository(caller, slug, permission);
   }
 
   /** The repository named by {@code repo}, which the current caller may write. */
@@ -54,7 +54,7 @@ public class RepositoryAuthorization {
               + slug
               + "; writing needs write (push) access");
     }
-    return new AuthorizedRepository(caller, slug);
+    return new AuthorizedRepository(caller, slug, permission);
   }
 
   /** The repository named by {@code repo}, whose waiting changes the current caller may review. */
@@ -85,7 +85,7 @@ public class RepositoryAuthorization {
           ErrorCodes.FORBIDDEN,
           "user " + caller.user() + " may not do this on " + slug + "; " + needs);
     }
-    return new AuthorizedRepository(caller, slug);
+    return new AuthorizedRepository(caller, slug, permission);
   }
 
   /** The current caller. */
