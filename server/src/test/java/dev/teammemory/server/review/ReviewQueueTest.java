@@ -106,6 +106,32 @@ class ReviewQueueTest {
   }
 
   @Test
+  void aMemoryStoresApiWriteWaitsLikeATeamMemoryOne() {
+    String repo = fresh("review-store-api");
+    put(repo, entries("a.md", "approved"));
+    requireReview(repo);
+    String store =
+        as(READER)
+            .queryParam("repo", repo)
+            .get(PATH + "/store")
+            .then()
+            .statusCode(200)
+            .extract()
+            .jsonPath()
+            .getString("id");
+
+    as(WRITER)
+        .body(Map.of("path", "/notes/b.md", "content", "from an agent"))
+        .post("/v1/memory_stores/" + store + "/memories")
+        .then()
+        .statusCode(200);
+
+    ExtractableResponse<Response> pending = reviews(REVIEWER, repo, "pending");
+    assertThat(pending.jsonPath().getList("data.key")).containsExactly("notes/b.md");
+    assertThat(pending.jsonPath().getString("data[0].author")).isEqualTo("alice");
+  }
+
+  @Test
   void withReviewOffNothingWaits() {
     String repo = fresh("review-off");
 

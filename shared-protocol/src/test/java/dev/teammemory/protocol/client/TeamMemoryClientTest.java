@@ -12,6 +12,7 @@ import dev.teammemory.protocol.EntryHistory;
 import dev.teammemory.protocol.ErrorEnvelope;
 import dev.teammemory.protocol.HashesView;
 import dev.teammemory.protocol.PutResponse;
+import dev.teammemory.protocol.RepositorySettings;
 import dev.teammemory.protocol.RepositorySnapshot;
 import dev.teammemory.protocol.store.ExportSummary;
 import java.io.IOException;
@@ -366,6 +367,18 @@ class TeamMemoryClientTest {
     assertThat(keys).containsExactly("a.md", "b/c.md");
     assertThat(server.takeRequest().getTarget())
         .isEqualTo("/v1/memory_stores/memstore_1/memories/export");
+  }
+
+  @Test
+  void theReviewSettingIsReadFromItsEndpoint() throws Exception {
+    server.enqueue(json(200, "{\"review\":\"required\"}"));
+
+    Response<RepositorySettings> response = client.settings("acme/widgets");
+
+    assertThat(response)
+        .isEqualTo(new Response.Ok<>(new RepositorySettings("required"), Optional.empty()));
+    assertThat(server.takeRequest().getTarget())
+        .isEqualTo("/api/claude_code/team_memory/settings?repo=acme%2Fwidgets");
   }
 
   @Test
