@@ -23,6 +23,7 @@ public final class ErrorCodes {
   public static final String METHOD_NOT_ALLOWED = "method_not_allowed";
   public static final String AUTH_PROVIDER_UNAVAILABLE = "auth_provider_unavailable";
   public static final String RATE_LIMITED = "rate_limited";
+  public static final String ALREADY_DECIDED = "already_decided";
   public static final String INTERNAL = "internal_error";
 
   private ErrorCodes() {}

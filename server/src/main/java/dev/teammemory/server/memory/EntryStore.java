@@ -48,6 +48,7 @@ public class EntryStore {
   private final LimitsConfig limits;
   private final HistoryRetention retention;
   private final MemoryConfig.History historyPolicy;
+  private final ReviewQueue reviewQueue;
 
   @Inject
   EntryStore(
@@ -55,8 +56,10 @@ public class EntryStore {
       RepositoryReader reader,
       LimitsConfig limits,
       HistoryRetention retention,
-      MemoryConfig config) {
+      MemoryConfig config,
+      ReviewQueue reviewQueue) {
     this.entityManager = entityManager;
+    this.reviewQueue = reviewQueue;
     this.reader = reader;
     this.limits = limits;
     this.retention = retention;
@@ -288,7 +291,7 @@ public class EntryStore {
           liveChecksums.put(key, entry.checksum);
         });
     RepositoryState state =
-        advance(repository, version, Checksums.ofRepository(liveChecksums), now);
+        advance(target, repository, version, Checksums.ofRepository(liveChecksums), now);
     repository.entryCount = liveEntries;
     repository.totalBytes = liveBytes;
     retention.bound(repository.id, changedSizes.keySet());
@@ -332,7 +335,34 @@ public class EntryStore {
     tombstone(repository, entry, version, now, target.caller().user());
     retention.bound(repository.id, List.of(key));
     return new DeleteOutcome.Deleted(
-        advance(repository, version, checksumWithout(repository, key, null), now));
+        advance(target, repository, version, checksumWithout(repository, key, null), now));
+  }
+
+  /**
+   * A reviewer's approval of the key's kept {@code version}: it becomes the version teammates see
+   * (the approved-version pointer), and the key and the repository are stamped with a new version
+   * (content and checksum unchanged) so that every change-feed form wakes. Empty when the
+   * repository or the key is gone.
+   */
+  @Transactional(Transactional.TxType.MANDATORY)
+  Optional<RepositoryState> approve(AuthorizedRepository reviewer, String key, long version) {
+    Optional<Repository> locked = lock(reviewer.slug());
+    Optional<MemoryEntry> found = locked.flatMap(repository -> entry(repository, key));
+    if (found.isEmpty()) {
+      return Optional.empty();
+    }
+    Repository repository = locked.get();
+    MemoryEntry entry = found.get();
+    long newVersion = repository.version + 1;
+    Instant now = now();
+    entry.version = newVersion;
+    entityManager.flush();
+    entityManager
+        .createNativeQuery("UPDATE memory_entry SET approved_version = ?1 WHERE id = ?2")
+        .setParameter(1, version)
+        .setParameter(2, entry.id)
+        .executeUpdate();
+    return Optional.of(advance(repository, newVersion, repository.checksum, now));
   }
 
   /**
@@ -533,7 +563,7 @@ public class EntryStore {
       for (MemoryEntry entry : live) {
         tombstone(repository, entry, version, now, target.caller().user());
       }
-      advance(repository, version, Checksums.EMPTY, now);
+      advance(target, repository, version, Checksums.EMPTY, now);
     }
     repository.storeId = Ids.newStore();
     repository.storeName = null;
@@ -596,7 +626,7 @@ public class EntryStore {
     retention.bound(repository.id, List.of(entry.entryKey));
     repository.entryCount += 1;
     repository.totalBytes += size;
-    advance(repository, version, checksumOfLive(repository), now);
+    advance(target, repository, version, checksumOfLive(repository), now);
     return new MemoryOutcome.Written(stateOf(entry, kept.id));
   }
 
@@ -671,7 +701,7 @@ public class EntryStore {
     kept.persist();
     retention.bound(repository.id, moves ? List.of(newKey, oldKey) : List.of(newKey));
     repository.totalBytes = bytes;
-    advance(repository, version, checksumOfLive(repository), now);
+    advance(target, repository, version, checksumOfLive(repository), now);
     return new MemoryOutcome.Written(stateOf(entry, kept.id));
   }
 
@@ -706,7 +736,7 @@ public class EntryStore {
     String key = entry.entryKey;
     tombstone(repository, entry, version, now, target.caller().user());
     retention.bound(repository.id, List.of(key));
-    advance(repository, version, checksumWithout(repository, key, null), now);
+    advance(target, repository, version, checksumWithout(repository, key, null), now);
     return new MemoryOutcome.Deleted(memoryId);
   }
 
@@ -830,6 +860,7 @@ public class EntryStore {
         versionRowId,
         entry.createdAt,
         entry.updatedAt,
+        entry.updatedBy,
         entry.content);
   }
 
@@ -976,6 +1007,20 @@ public class EntryStore {
       live.put(key, checksum);
     }
     return Checksums.ofRepository(live);
+  }
+
+  /**
+   * Moves the repository to its next version after a change by the target's caller: the keys it
+   * wrote wait for review where the repository requires it ({@link ReviewQueue}).
+   */
+  private RepositoryState advance(
+      AuthorizedRepository target,
+      Repository repository,
+      long version,
+      String checksum,
+      Instant now) {
+    reviewQueue.recordWrites(target, repository.id, version, now);
+    return advance(repository, version, checksum, now);
   }
 
   /** Moves the repository to its next version and tells every replica, once this commits. */

@@ -59,7 +59,7 @@ public class StoreAccess {
           "repository " + slug + " was not found, or you have no access to it");
     }
     requireWrite(caller, slug, permission);
-    return new AuthorizedRepository(caller, slug);
+    return new AuthorizedRepository(caller, slug, permission);
   }
 
   private AuthorizedStore authorize(String storeId, Optional<StoreRow> found, boolean write) {
@@ -73,7 +73,7 @@ public class StoreAccess {
     if (write) {
       requireWrite(caller, store.slug(), permission);
     }
-    return new AuthorizedStore(new AuthorizedRepository(caller, store.slug()), store);
+    return new AuthorizedStore(new AuthorizedRepository(caller, store.slug(), permission), store);
   }
 
   private static void requireWrite(Caller caller, RepositorySlug slug, Permission permission) {

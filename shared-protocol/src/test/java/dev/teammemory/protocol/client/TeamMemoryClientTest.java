@@ -12,6 +12,7 @@ import dev.teammemory.protocol.EntryHistory;
 import dev.teammemory.protocol.ErrorEnvelope;
 import dev.teammemory.protocol.HashesView;
 import dev.teammemory.protocol.PutResponse;
+import dev.teammemory.protocol.RepositorySettings;
 import dev.teammemory.protocol.RepositorySnapshot;
 import dev.teammemory.protocol.store.ExportSummary;
 import java.io.IOException;
@@ -366,6 +367,40 @@ class TeamMemoryClientTest {
     assertThat(keys).containsExactly("a.md", "b/c.md");
     assertThat(server.takeRequest().getTarget())
         .isEqualTo("/v1/memory_stores/memstore_1/memories/export");
+  }
+
+  @Test
+  void theReviewSettingIsReadFromItsEndpoint() throws Exception {
+    server.enqueue(json(200, "{\"review\":\"required\"}"));
+
+    Response<RepositorySettings> response = client.settings("acme/widgets");
+
+    assertThat(response)
+        .isEqualTo(new Response.Ok<>(new RepositorySettings("required"), Optional.empty()));
+    assertThat(server.takeRequest().getTarget())
+        .isEqualTo("/api/claude_code/team_memory/settings?repo=acme%2Fwidgets");
+  }
+
+  @Test
+  void anExportLineNamesTheAuthorOfTheMemorysCurrentVersion() throws Exception {
+    server.enqueue(
+        ndjson(
+            "{\"type\":\"store\",\"version\":7}\n"
+                + "{\"type\":\"memory\",\"id\":\"mem_1\",\"path\":\"/a.md\",\"content\":\"x\","
+                + "\"content_sha256\":\""
+                + "0".repeat(64)
+                + "\",\"updated_by\":{\"type\":\"user_actor\",\"user_id\":\"alice\"}}\n"
+                + memoryLine("mem_2", "b.md")
+                + "{\"type\":\"complete\",\"memory_count\":2,\"error_count\":0}\n"));
+    Map<String, Optional<String>> authors = new java.util.LinkedHashMap<>();
+
+    client
+        .memoryStores()
+        .export("memstore_1", memory -> authors.put(memory.key(), memory.author()));
+
+    assertThat(authors)
+        .containsExactly(
+            Map.entry("a.md", Optional.of("alice")), Map.entry("b.md", Optional.empty()));
   }
 
   @Test

@@ -1,0 +1,35 @@
+package dev.teammemory.server.review;
+
+import dev.teammemory.protocol.AuditPage;
+import dev.teammemory.server.auth.AuthorizedRepository;
+import dev.teammemory.server.auth.RepositoryAuthorization;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import org.jboss.resteasy.reactive.RestQuery;
+
+/**
+ * {@code GET /api/claude_code/team_memory/audit?repo=o/r&page=…}: what reviewers and admins did to
+ * the repository, newest first, a page at a time; reviewers only.
+ */
+@Path("/api/claude_code/team_memory/audit")
+@Produces(MediaType.APPLICATION_JSON)
+public class AuditResource {
+
+  private final RepositoryAuthorization authorization;
+  private final ReviewAudit audit;
+
+  @Inject
+  AuditResource(RepositoryAuthorization authorization, ReviewAudit audit) {
+    this.authorization = authorization;
+    this.audit = audit;
+  }
+
+  @GET
+  public AuditPage audit(@RestQuery String repo, @RestQuery String page) {
+    AuthorizedRepository target = authorization.review(repo);
+    return audit.page(target.slug(), ReviewsResource.cursor(page));
+  }
+}
