@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import dev.teammemory.protocol.AuthConfig;
 import dev.teammemory.protocol.Checksums;
+import dev.teammemory.protocol.EntryHistory;
 import dev.teammemory.protocol.HashesView;
 import dev.teammemory.protocol.MemoryStoreLocation;
 import dev.teammemory.protocol.RepositorySnapshot;
@@ -16,6 +17,7 @@ import dev.teammemory.protocol.store.MemoryPage;
 import dev.teammemory.protocol.store.StoreRef;
 import dev.teammemory.protocol.store.StoredMemory;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -36,16 +38,28 @@ final class Puller {
 
   private static final Logger LOG = Logger.getLogger(Puller.class.getName());
 
+  /** The most history reads one pull spends on learning authors; more keys wait for a change. */
+  static final int MAX_AUTHOR_READS = 50;
+
   private final String repo;
   private final TeamMemoryClient client;
   private final TeamFolder folder;
   private final KeptCopies keptCopies;
+  private final Path stateDir;
+  private TeamAuthors authors;
 
-  Puller(String repo, TeamMemoryClient client, TeamFolder folder, KeptCopies keptCopies) {
+  Puller(
+      String repo,
+      TeamMemoryClient client,
+      TeamFolder folder,
+      KeptCopies keptCopies,
+      Path stateDir) {
     this.repo = repo;
     this.client = client;
     this.folder = folder;
     this.keptCopies = keptCopies;
+    this.stateDir = stateDir;
+    this.authors = TeamAuthors.load(stateDir, folder.root());
   }
 
   /**
@@ -88,9 +102,7 @@ final class Puller {
         client.fetch(
             repo, onlyIfChanged ? Optional.of(ledger.repositoryChecksum()) : Optional.empty());
     return switch (response) {
-      case Response.Ok<RepositorySnapshot> ok ->
-          apply(
-              ledger, ok.body().content().entries(), ok.body().deletedKeys(), ok.body().checksum());
+      case Response.Ok<RepositorySnapshot> ok -> applyWithAuthors(ledger, ok.body());
       case Response.NotModified<RepositorySnapshot> notModified -> new PullOutcome.Unchanged();
       // A 404 on a read means a repository nobody wrote yet: empty. When this daemon has synced
       // files with it, that is the server's word that it forgot the repository.
@@ -266,8 +278,7 @@ final class Puller {
     if (!(response instanceof Response.Ok<RepositorySnapshot> ok)) {
       return pull(ledger, false);
     }
-    PullOutcome outcome =
-        apply(ledger, ok.body().content().entries(), ok.body().deletedKeys(), ok.body().checksum());
+    PullOutcome outcome = applyWithAuthors(ledger, ok.body());
     if (outcome instanceof PullOutcome.Pulled) {
       Optional<PullOutcome> failed =
           listIds(ledger, client.memoryStores(), ledger.storeId().orElseThrow());
@@ -296,6 +307,66 @@ final class Puller {
     } while (page.isPresent());
     ledger.memoryIdsAre(ids);
     return Optional.empty();
+  }
+
+  /**
+   * Applies a whole {@code team_memory} read, whose entries name no authors: the author of each key
+   * whose version is new to this daemon is the newest version of its history (one read per such
+   * key, at most {@link #MAX_AUTHOR_READS} a pull; an unchanged key is never read).
+   */
+  private PullOutcome applyWithAuthors(SyncLedger ledger, RepositorySnapshot snapshot) {
+    Map<String, String> entries = snapshot.content().entries();
+    Map<String, TeamAuthors.Learned> learned = new TreeMap<>();
+    int reads = 0;
+    for (Map.Entry<String, String> entry : entries.entrySet()) {
+      String key = entry.getKey();
+      String theirs = Checksums.ofContent(entry.getValue());
+      TeamAuthors.Learned known = authors.byKey().get(key);
+      if (ledger.serverChecksum(key).filter(theirs::equals).isPresent()
+          || (known != null && known.checksum().equals(theirs))) {
+        continue;
+      }
+      if (reads++ == MAX_AUTHOR_READS) {
+        break;
+      }
+      if (client.history(repo, key) instanceof Response.Ok<EntryHistory> history) {
+        history.body().versions().stream()
+            .findFirst()
+            .filter(newest -> !newest.deleted() && newest.checksum().equals(theirs))
+            .flatMap(
+                newest -> TeamAuthors.Learned.of(newest.author(), Optional.of(newest.at()), theirs))
+            .ifPresent(author -> learned.put(key, author));
+      }
+    }
+    PullOutcome outcome = apply(ledger, entries, snapshot.deletedKeys(), snapshot.checksum());
+    if (outcome instanceof PullOutcome.Pulled) {
+      authorsLearned(learned, Optional.of(entries.keySet()));
+    }
+    return outcome;
+  }
+
+  /**
+   * Keeps what a pull learned of authors in the project's state, for the hooks and MCP.
+   *
+   * @param serverKeys every key the server holds, after a whole read; empty after a read of changes
+   */
+  private void authorsLearned(
+      Map<String, TeamAuthors.Learned> learned, Optional<Set<String>> serverKeys) {
+    TeamAuthors updated = authors.with(learned);
+    if (serverKeys.isPresent()) {
+      updated = updated.onlyFor(serverKeys.get());
+    }
+    if (updated.equals(authors)) {
+      return;
+    }
+    try {
+      updated.save(stateDir);
+      authors = updated;
+    } catch (IOException notSaved) {
+      // Attribution is missing until the next pull, never wrong: the sync itself went through.
+      LOG.warning(
+          repo + ": could not keep the authors of the pulled files: " + notSaved.getMessage());
+    }
   }
 
   /**

@@ -107,7 +107,11 @@ public final class SyncEngine implements AutoCloseable {
     this.ledger = new SyncLedger(state, Clock.systemUTC());
     this.puller =
         new Puller(
-            target.repo(), client, folder, KeptCopies.of(target.stateDir(), System.getenv()));
+            target.repo(),
+            client,
+            folder,
+            KeptCopies.of(target.stateDir(), System.getenv()),
+            target.stateDir());
     this.pusher = new Pusher(target.repo(), client, folder, guard);
     String name = target.repo().replace('/', '-');
     this.worker =
