@@ -363,6 +363,7 @@ final class McpTools {
     entry.name().ifPresent(name -> node.put("name", name));
     entry.description().ifPresent(description -> node.put("description", description));
     entry.author().ifPresent(author -> node.put("author", author));
+    entry.written().ifPresent(written -> node.put("written", written.toString()));
     node.put("modified", entry.modified().toString());
     return node;
   }

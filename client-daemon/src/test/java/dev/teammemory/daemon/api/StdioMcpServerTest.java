@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.teammemory.daemon.home.Environment;
 import dev.teammemory.daemon.memory.MemoryLocation;
 import dev.teammemory.daemon.secrets.SecretTokens;
+import dev.teammemory.protocol.Checksums;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -52,6 +53,25 @@ class StdioMcpServerTest {
     Files.writeString(
         memory.resolve("team/MEMORY.md"),
         "- [testing-policy](testing-policy.md) — integration tests hit a real database\n");
+    // What a daemon's pull keeps: the server's author of the version on disk.
+    Path projectState = Files.createDirectories(home.resolve("xdg/tmem/projects/acme_app-1"));
+    Files.writeString(
+        projectState.resolve("authors.json"),
+        JSON.writeValueAsString(
+            Map.of(
+                "teamDir",
+                memory.resolve("team").toRealPath().toString(),
+                "authors",
+                Map.of(
+                    "testing-policy.md",
+                    Map.of(
+                        "author",
+                        "alice",
+                        "at",
+                        "2026-11-28T09:15:00Z",
+                        "checksum",
+                        Checksums.ofContent(
+                            Files.readString(memory.resolve("team/testing-policy.md"))))))));
     Environment environment =
         new Environment(
             Map.of(
@@ -221,10 +241,17 @@ class StdioMcpServerTest {
     JsonNode listed = JSON.readTree(text(call("memory_list", Map.of("prefix", "team/"))));
     assertThat(listed.findValuesAsText("path"))
         .containsExactlyInAnyOrder("team/release-train.md", "team/testing-policy.md");
-    assertThat(listed.findValuesAsText("author")).containsExactly("octocat");
+    // The server's author, never the one a frontmatter line claims.
+    assertThat(listed.findValuesAsText("author")).containsExactly("alice");
+    assertThat(listed.findValuesAsText("written")).containsExactly("2026-11-28T09:15:00Z");
 
     JsonNode read = call("memory_read", Map.of("path", "team/testing-policy.md"));
-    assertThat(JSON.readTree(text(read)).path("content").asText()).contains("never mocks");
+    assertThat(JSON.readTree(text(read)).path("content").asText())
+        .startsWith(
+            "<teammate-notes source=\"team/testing-policy.md\" author=\"alice\""
+                + " written=\"2026-11-28 09:15 UTC\">\n")
+        .contains("never mocks")
+        .endsWith("</teammate-notes>");
   }
 
   @Test
