@@ -45,7 +45,8 @@ class ArchitectureTest {
     "..server.changes..",
     "..server.stores..",
     "..server.admin..",
-    "..server.console.."
+    "..server.console..",
+    "..server.review.."
   };
 
   /** The process: {@code ServerMain} starts the embedded database, then Quarkus. */

@@ -166,7 +166,7 @@ class ProtocolSuiteIT {
   @Test
   void aMisconfiguredServerStopsAtBootWithOneClearLineAndNoStackTrace() throws Exception {
     Path tokensFile = work.resolve("broken-tokens.txt");
-    Files.writeString(tokensFile, "secret-token-value alice acme/widgets admin\n", UTF_8);
+    Files.writeString(tokensFile, "secret-token-value alice acme/widgets owner\n", UTF_8);
     ServerProcess brokenFile =
         launch(Map.of("TMEM_AUTH_STATIC_TOKENS_FILE", tokensFile.toString()), "broken-file");
     ServerProcess slashedUrl =
@@ -178,7 +178,10 @@ class ProtocolSuiteIT {
 
     assertThat(brokenFile.awaitExit(STARTUP_DEADLINE)).isNotZero();
     assertThat(brokenFile.log())
-        .contains("static tokens file " + tokensFile + ", line 1: ACCESS must be read or write")
+        .contains(
+            "static tokens file "
+                + tokensFile
+                + ", line 1: ACCESS must be read, write, review or admin")
         .doesNotContain("secret-token-value")
         .doesNotContain("\tat ");
     assertThat(slashedUrl.awaitExit(STARTUP_DEADLINE)).isNotZero();

@@ -23,6 +23,25 @@ class VersionChangesTest {
     assertThat(changes.reset()).isFalse();
     assertThat(changes.version()).isEqualTo(7);
     assertThat(changes.changed()).containsOnlyKeys("a.md");
+    assertThat(changes.authorOf("a.md")).isEmpty();
+  }
+
+  @Test
+  void theAuthorsOfChangedKeysReadBack() throws Exception {
+    VersionChanges changes =
+        VersionChanges.of(
+            7,
+            CHECKSUM,
+            java.util.Map.of("a.md", CHECKSUM),
+            java.util.Map.of(),
+            java.util.Map.of("a.md", "alice"));
+
+    String written = ProtocolJson.mapper().writeValueAsString(changes);
+    VersionChanges read = ProtocolJson.mapper().readValue(written, VersionChanges.class);
+
+    assertThat(written).contains("\"authors\":{\"a.md\":\"alice\"}");
+    assertThat(read).isEqualTo(changes);
+    assertThat(read.authorOf("a.md")).contains("alice");
   }
 
   @Test

@@ -151,6 +151,12 @@ class GitHubRepositories {
   }
 
   private static Permission permissionOf(JsonNode permissions) {
+    if (permissions.path("admin").asBoolean(false)) {
+      return Permission.ADMIN;
+    }
+    if (permissions.path("maintain").asBoolean(false)) {
+      return Permission.REVIEW;
+    }
     if (permissions.path("push").asBoolean(false)) {
       return Permission.WRITE;
     }

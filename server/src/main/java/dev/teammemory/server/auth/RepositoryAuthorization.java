@@ -6,13 +6,15 @@ import dev.teammemory.server.logging.RequestLog;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.Map;
+import java.util.function.Predicate;
 import org.jboss.logging.Logger;
 
 /**
  * The steps every repository request takes after authentication, in the protocol's order: the
  * {@code repo} parameter must be a GitHub slug ({@code 400}), the caller must be able to see the
  * repository ({@code 404}, so that its existence does not leak) and, to change it, write to it
- * ({@code 403}).
+ * ({@code 403}); reviewing changes needs the review level (GitHub's maintain or admin), changing a
+ * repository's settings the admin level ({@code 403}).
  */
 @ApplicationScoped
 public class RepositoryAuthorization {
@@ -51,6 +53,37 @@ public class RepositoryAuthorization {
               + " may read but not write "
               + slug
               + "; writing needs write (push) access");
+    }
+    return new AuthorizedRepository(caller, slug);
+  }
+
+  /** The repository named by {@code repo}, whose waiting changes the current caller may review. */
+  public AuthorizedRepository review(String repo) {
+    return atLeast(
+        repo,
+        Permission::allowsReview,
+        "reviewing changes needs the review level (GitHub's maintain or admin permission)");
+  }
+
+  /** The repository named by {@code repo}, whose settings the current caller may change. */
+  public AuthorizedRepository administer(String repo) {
+    return atLeast(
+        repo,
+        Permission::allowsAdministration,
+        "changing a repository's settings needs the admin level (GitHub's admin permission)");
+  }
+
+  private AuthorizedRepository atLeast(String repo, Predicate<Permission> allows, String needs) {
+    RepositorySlug slug = slug(repo);
+    Caller caller = currentCaller.get();
+    Permission permission = currentCaller.permission(slug);
+    requireRead(caller, slug, permission);
+    if (!allows.test(permission)) {
+      LOG.infof("Refused: user %s lacks the level for this on %s", caller.user(), slug);
+      throw ApiException.of(
+          403,
+          ErrorCodes.FORBIDDEN,
+          "user " + caller.user() + " may not do this on " + slug + "; " + needs);
     }
     return new AuthorizedRepository(caller, slug);
   }

@@ -19,10 +19,12 @@ import java.util.Set;
 /**
  * The static tokens file for demos and tests: one grant a line, {@code TOKEN USER REPOS ACCESS}
  * separated by white space, where REPOS is {@code owner/name}, {@code owner/*} or {@code *} and
- * ACCESS is {@code read} or {@code write}. A line whose first field starts with {@code #} is a
- * comment, as is everything after the fourth field that starts with {@code #}. A token may appear
- * on several lines (for several repositories), always for the same user, and a user has one token:
- * the caller a token identifies is its user, so a second token could not grant less than the first.
+ * ACCESS is {@code read}, {@code write}, {@code review} (write, and review teammates' changes) or
+ * {@code admin} (review, and change the repository's settings). A line whose first field starts
+ * with {@code #} is a comment, as is everything after the fourth field that starts with {@code #}.
+ * A token may appear on several lines (for several repositories), always for the same user, and a
+ * user has one token: the caller a token identifies is its user, so a second token could not grant
+ * less than the first.
  *
  * <p>Tokens are kept only as SHA-256 digests, so that a heap dump or an error message cannot show
  * one, and errors name the file and line, never the token.
@@ -84,7 +86,7 @@ final class StaticTokens {
                           malformed(
                               source,
                               lineNumber,
-                              "ACCESS must be read or write, not " + fields[3])));
+                              "ACCESS must be read, write, review or admin, not " + fields[3])));
       Holder holder = holders.get(digest);
       if (holder == null) {
         Integer userLine = userLines.putIfAbsent(user, lineNumber);
@@ -170,6 +172,8 @@ final class StaticTokens {
     return switch (field.toLowerCase(Locale.ROOT)) {
       case "read" -> Optional.of(Permission.READ);
       case "write" -> Optional.of(Permission.WRITE);
+      case "review" -> Optional.of(Permission.REVIEW);
+      case "admin" -> Optional.of(Permission.ADMIN);
       default -> Optional.empty();
     };
   }

@@ -814,6 +814,7 @@ public class EntryStore {
         versionRowId,
         entry.createdAt,
         entry.updatedAt,
+        entry.updatedBy,
         entry.content);
   }
 

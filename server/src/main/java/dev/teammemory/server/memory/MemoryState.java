@@ -10,6 +10,7 @@ import java.time.Instant;
  * @param key the entry key ({@code a/b.md}); the memory's path is {@code "/" + key}
  * @param checksum the entry checksum, {@code sha256:…}
  * @param versionRowId the row of its current version (the API's {@code memver_…})
+ * @param updatedBy who wrote the current version (a login)
  */
 public record MemoryState(
     String memoryId,
@@ -19,6 +20,7 @@ public record MemoryState(
     long versionRowId,
     Instant createdAt,
     Instant updatedAt,
+    String updatedBy,
     String content) {
 
   public MemoryState {
@@ -27,6 +29,7 @@ public record MemoryState(
     requireNonNull(checksum, "checksum is null");
     requireNonNull(createdAt, "createdAt is null");
     requireNonNull(updatedAt, "updatedAt is null");
+    requireNonNull(updatedBy, "updatedBy is null");
     requireNonNull(content, "content is null");
   }
 }

@@ -62,10 +62,10 @@ public class RepositoryReader {
   /** The change feed's {@code after_version} statement: the repository row, then newer keys. */
   private static final String CHANGES_AFTER =
       "SELECT 0 AS part, version, checksum, NULL::text COLLATE \"C\" AS entry_key,"
-          + " NULL AS entry_checksum, FALSE AS deleted"
+          + " NULL AS entry_checksum, FALSE AS deleted, NULL AS updated_by"
           + " FROM repository WHERE slug_key = ? AND version > 0"
           + " UNION ALL"
-          + " SELECT 1, NULL, NULL, e.entry_key COLLATE \"C\", e.checksum, e.deleted"
+          + " SELECT 1, NULL, NULL, e.entry_key COLLATE \"C\", e.checksum, e.deleted, e.updated_by"
           + " FROM memory_entry e JOIN repository r ON r.id = e.repository_id"
           + " WHERE r.slug_key = ? AND e.version > ?"
           + " ORDER BY part, entry_key";
@@ -146,10 +146,16 @@ public class RepositoryReader {
         }
         Map<String, String> changed = new LinkedHashMap<>();
         Map<String, String> deleted = new LinkedHashMap<>();
+        Map<String, String> authors = new LinkedHashMap<>();
         while (rows.next()) {
-          (rows.getBoolean(6) ? deleted : changed).put(rows.getString(4), rows.getString(5));
+          if (rows.getBoolean(6)) {
+            deleted.put(rows.getString(4), rows.getString(5));
+          } else {
+            changed.put(rows.getString(4), rows.getString(5));
+            authors.put(rows.getString(4), rows.getString(7));
+          }
         }
-        return Optional.of(VersionChanges.of(version, checksum, changed, deleted));
+        return Optional.of(VersionChanges.of(version, checksum, changed, deleted, authors));
       }
     } catch (SQLException e) {
       throw new IllegalStateException("could not read repository " + slug, e);

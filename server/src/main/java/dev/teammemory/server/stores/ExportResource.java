@@ -57,10 +57,10 @@ public class ExportResource {
   private static final String STORE = "SELECT id, slug FROM repository WHERE store_id = ?";
   private static final String VERSION = "SELECT version FROM repository WHERE id = ?";
   private static final String FULL =
-      "SELECT memory_id, entry_key, content, checksum, updated_at FROM memory_entry"
+      "SELECT memory_id, entry_key, content, checksum, updated_at, updated_by FROM memory_entry"
           + " WHERE repository_id = ? AND NOT deleted ORDER BY entry_key COLLATE \"C\"";
   private static final String BASIC =
-      "SELECT memory_id, entry_key, checksum, size_bytes FROM memory_entry"
+      "SELECT memory_id, entry_key, checksum, size_bytes, updated_by FROM memory_entry"
           + " WHERE repository_id = ? AND NOT deleted ORDER BY entry_key COLLATE \"C\"";
 
   private final DataSource dataSource;
@@ -235,6 +235,7 @@ public class ExportResource {
     line.put(
         "updated_at",
         Timestamps.format(row.getObject("updated_at", OffsetDateTime.class).toInstant()));
+    line.put("updated_by", actor(row.getString("updated_by")));
     return line;
   }
 
@@ -245,7 +246,16 @@ public class ExportResource {
     line.put("path", MemoryPaths.pathOf(row.getString("entry_key")));
     line.put("content_sha256", StoreBodies.hex(row.getString("checksum")));
     line.put("content_size_bytes", row.getInt("size_bytes"));
+    line.put("updated_by", actor(row.getString("updated_by")));
     return line;
+  }
+
+  /** Who wrote a memory's current version, in the shape of a version's {@code created_by}. */
+  private static Map<String, String> actor(String user) {
+    Map<String, String> actor = new LinkedHashMap<>();
+    actor.put("type", "user_actor");
+    actor.put("user_id", user);
+    return actor;
   }
 
   /** The store being exported: its repository row's id and slug (for logs). */

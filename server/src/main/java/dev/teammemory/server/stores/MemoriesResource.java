@@ -291,6 +291,7 @@ public class MemoriesResource {
             state.versionRowId(),
             state.createdAt(),
             state.updatedAt(),
+            state.updatedBy(),
             Optional.of(state.content())));
   }
 

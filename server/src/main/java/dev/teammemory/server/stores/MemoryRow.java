@@ -10,6 +10,7 @@ import java.util.Optional;
  *
  * @param key the entry key; the memory's path is {@code "/" + key}
  * @param checksum the entry checksum, {@code sha256:…}
+ * @param updatedBy who wrote the current version (a login)
  * @param content empty when the read left it out (the basic view)
  */
 record MemoryRow(
@@ -20,6 +21,7 @@ record MemoryRow(
     long versionRowId,
     Instant createdAt,
     Instant updatedAt,
+    String updatedBy,
     Optional<String> content) {
 
   MemoryRow {
@@ -28,6 +30,7 @@ record MemoryRow(
     requireNonNull(checksum, "checksum is null");
     requireNonNull(createdAt, "createdAt is null");
     requireNonNull(updatedAt, "updatedAt is null");
+    requireNonNull(updatedBy, "updatedBy is null");
     requireNonNull(content, "content is null");
   }
 }

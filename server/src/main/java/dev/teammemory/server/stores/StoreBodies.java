@@ -46,7 +46,8 @@ final class StoreBodies {
       @JsonProperty("memory_version_id") String memoryVersionId,
       @JsonProperty("created_at") String createdAt,
       @JsonProperty("updated_at") String updatedAt,
-      String content)
+      String content,
+      @JsonProperty("updated_by") Actor updatedBy)
       implements MemoryStoresBody {}
 
   record MemoryPrefix(String type, String path) {}
@@ -103,7 +104,8 @@ final class StoreBodies {
         Ids.ofVersion(memory.versionRowId()),
         time(memory.createdAt()),
         time(memory.updatedAt()),
-        memory.content().orElse(null));
+        memory.content().orElse(null),
+        new Actor("user_actor", memory.updatedBy()));
   }
 
   static Object of(String storeId, ListedItem item) {

@@ -37,7 +37,7 @@ public class StoreReader {
       "e.memory_id, e.entry_key, e.checksum, e.size_bytes, e.created_at, e.updated_at, %s,"
           + " (SELECT max(v.id) FROM memory_entry_version v"
           + "  WHERE v.repository_id = e.repository_id AND v.memory_id = e.memory_id"
-          + "  AND v.redacted_at IS NULL)";
+          + "  AND v.redacted_at IS NULL), e.updated_by";
 
   private static final String VERSION_COLUMNS =
       "v.id, v.memory_id, v.operation, v.created_at, v.entry_key, v.checksum,"
@@ -348,6 +348,7 @@ public class StoreReader {
         rows.getLong(first + 7),
         instant(rows, first + 4).orElseThrow(),
         instant(rows, first + 5).orElseThrow(),
+        rows.getString(first + 8),
         Optional.ofNullable(rows.getString(first + 6)));
   }
 

@@ -54,13 +54,39 @@ class StaticTokensTest {
   }
 
   @Test
+  void reviewAndAdminAreLevelsAboveWriteThatHoldWhatIsBelowThem() {
+    StaticTokens tokens =
+        StaticTokens.parse(
+            """
+            t1 rita acme/* review
+            t1 rita acme/widgets write
+            t2 adam acme/widgets admin
+            """,
+            "tokens.txt");
+
+    Permission reviewer = tokens.permission(Caller.ofStaticToken("rita"), WIDGETS);
+    Permission admin = tokens.permission(Caller.ofStaticToken("adam"), WIDGETS);
+
+    assertThat(reviewer).isEqualTo(Permission.REVIEW);
+    assertThat(reviewer.allowsWrite()).isTrue();
+    assertThat(reviewer.allowsReview()).isTrue();
+    assertThat(reviewer.allowsAdministration()).isFalse();
+    assertThat(admin).isEqualTo(Permission.ADMIN);
+    assertThat(admin.allowsReview()).isTrue();
+    assertThat(admin.allowsAdministration()).isTrue();
+    assertThat(Permission.WRITE.allowsReview()).isFalse();
+  }
+
+  @Test
   void malformedLinesNameTheFileAndLineButNeverTheToken() {
     assertThatThrownBy(() -> StaticTokens.parse("\nsecret-token alice *\n", "f.txt"))
         .hasMessage(
             "static tokens file f.txt, line 2: expected 4 fields TOKEN USER REPOS ACCESS, found 3")
         .hasMessageNotContaining("secret-token");
-    assertThatThrownBy(() -> StaticTokens.parse("secret-token alice * admin", "f.txt"))
-        .hasMessage("static tokens file f.txt, line 1: ACCESS must be read or write, not admin");
+    assertThatThrownBy(() -> StaticTokens.parse("secret-token alice * owner", "f.txt"))
+        .hasMessage(
+            "static tokens file f.txt, line 1: ACCESS must be read, write, review or admin, not"
+                + " owner");
     assertThatThrownBy(() -> StaticTokens.parse("secret-token alice a/b/c read", "f.txt"))
         .hasMessage(
             "static tokens file f.txt, line 1: REPOS must be owner/name, owner/* or *, not a/b/c");

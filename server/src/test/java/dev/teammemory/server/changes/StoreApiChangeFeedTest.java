@@ -109,5 +109,6 @@ class StoreApiChangeFeedTest {
     assertThat(woken.statusCode()).isEqualTo(200);
     assertThat(woken.jsonPath().getLong("version")).isEqualTo(version + 1);
     assertThat(woken.jsonPath().getMap("changed")).containsOnlyKeys("b.md");
+    assertThat(woken.jsonPath().getMap("authors")).isEqualTo(Map.of("b.md", "alice"));
   }
 }

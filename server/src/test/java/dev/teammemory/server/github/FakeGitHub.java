@@ -148,7 +148,7 @@ public final class FakeGitHub implements AutoCloseable {
 
   /**
    * The user's permission on {@code owner/name}, or on every repository of the owner with {@code
-   * owner/*}: {@code "write"} or {@code "read"}.
+   * owner/*}: {@code "admin"}, {@code "maintain"}, {@code "write"} or {@code "read"}.
    */
   public void grant(String login, String repository, String access) {
     permissions.put(key(login, repository), access);
@@ -244,17 +244,25 @@ public final class FakeGitHub implements AutoCloseable {
             "{\"message\":\"Not Found\",\"documentation_url\":"
                 + "\"https://docs.github.com/rest/repos/repos#get-a-repository\",\"status\":\"404\"}");
       }
-      boolean push = access.equals("write");
       return delayed(
           200,
           """
           {"id":1296269,"node_id":"MDEwOlJlcG9zaXRvcnkxMjk2MjY5","name":"%s","full_name":"%s",\
           "private":true,"owner":{"login":"%s","id":583231,"type":"Organization"},\
           "default_branch":"main","visibility":"private",\
-          "permissions":{"admin":false,"maintain":false,"push":%s,"triage":%s,"pull":true}}"""
-              .formatted(repository.group(2), slug, repository.group(1), push, push));
+          "permissions":%s}"""
+              .formatted(repository.group(2), slug, repository.group(1), permissions(access)));
     }
     return json(404, "{\"message\":\"Not Found\",\"status\":\"404\"}");
+  }
+
+  /** GitHub's permissions object for a granted access: each level holds those below it. */
+  private static String permissions(String access) {
+    boolean admin = access.equals("admin");
+    boolean maintain = admin || access.equals("maintain");
+    boolean push = maintain || access.equals("write");
+    return "{\"admin\":%s,\"maintain\":%s,\"push\":%s,\"triage\":%s,\"pull\":true}"
+        .formatted(admin, maintain, push, push);
   }
 
   /** One page of the user's repositories, with {@code Link: rel="next"} while more follow. */
@@ -273,20 +281,18 @@ public final class FakeGitHub implements AutoCloseable {
     StringBuilder body = new StringBuilder("[");
     for (Map.Entry<String, String> granted : all.subList(from, to)) {
       String slug = granted.getKey();
-      boolean push = granted.getValue().equals("write");
       if (body.length() > 1) {
         body.append(',');
       }
       body.append(
           """
-          {"id":%d,"name":"%s","full_name":"%s","private":true,          "owner":{"login":"%s","type":"Organization"},"default_branch":"main",          "permissions":{"admin":false,"maintain":false,"push":%s,"triage":%s,"pull":true}}"""
+          {"id":%d,"name":"%s","full_name":"%s","private":true,          "owner":{"login":"%s","type":"Organization"},"default_branch":"main",          "permissions":%s}"""
               .formatted(
                   Math.abs(slug.hashCode()),
                   slug.substring(slug.indexOf('/') + 1),
                   slug,
                   slug.substring(0, slug.indexOf('/')),
-                  push,
-                  push));
+                  permissions(granted.getValue())));
     }
     body.append(']');
     MockResponse.Builder response = new MockResponse.Builder(json(200, body.toString()));

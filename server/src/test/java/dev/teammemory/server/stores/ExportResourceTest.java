@@ -111,6 +111,8 @@ class ExportResourceTest {
     assertThat(first.get("content_sha256").asText())
         .isEqualTo(Checksums.ofContent("ex").substring("sha256:".length()));
     assertThat(Instant.parse(first.get("updated_at").asText())).isBefore(Instant.now());
+    assertThat(first.get("updated_by").toString())
+        .isEqualTo("{\"type\":\"user_actor\",\"user_id\":\"alice\"}");
     assertThat(lines.get(2).get("path").asText()).isEqualTo("/b.md");
     assertThat(lines.get(3).toString())
         .isEqualTo("{\"type\":\"complete\",\"memory_count\":2,\"error_count\":0}");
@@ -139,6 +141,7 @@ class ExportResourceTest {
     assertThat(memory.get("path").asText()).isEqualTo("/notes/é.md");
     assertThat(memory.get("content_size_bytes").asInt()).isEqualTo("héllo".getBytes(UTF_8).length);
     assertThat(memory.get("content_sha256").asText()).hasSize(64);
+    assertThat(memory.get("updated_by").get("user_id").asText()).isEqualTo("alice");
     assertThat(lines.get(2).get("memory_count").asInt()).isEqualTo(1);
   }
 

@@ -16,7 +16,9 @@ public record MemoryPage(
   public List<StoredMemory> memories() {
     return data.stream()
         .filter(row -> "memory".equals(row.type()) && row.id() != null)
-        .map(row -> new StoredMemory(row.id(), row.path(), row.contentSha256(), null))
+        .map(
+            row ->
+                new StoredMemory(row.id(), row.path(), row.contentSha256(), null, row.updatedBy()))
         .toList();
   }
 
@@ -29,5 +31,6 @@ public record MemoryPage(
       @JsonProperty("type") String type,
       @JsonProperty("id") String id,
       @JsonProperty("path") String path,
-      @JsonProperty("content_sha256") String contentSha256) {}
+      @JsonProperty("content_sha256") String contentSha256,
+      @JsonProperty("updated_by") UserActor updatedBy) {}
 }

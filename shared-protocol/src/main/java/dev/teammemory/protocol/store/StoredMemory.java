@@ -7,13 +7,15 @@ import java.util.Optional;
 
 /**
  * A memory of the Memory Stores API (MEMORY-STORES.md): one entry of the repository, its path
- * {@code "/" + key}. {@code content} is null in {@code view=basic}.
+ * {@code "/" + key}. {@code content} is null in {@code view=basic}; {@code updated_by} names the
+ * author of its current version (null from a server that does not say).
  */
 public record StoredMemory(
     @JsonProperty(value = "id", required = true) String id,
     @JsonProperty(value = "path", required = true) String path,
     @JsonProperty(value = "content_sha256", required = true) String contentSha256,
-    @JsonProperty("content") String content) {
+    @JsonProperty("content") String content,
+    @JsonProperty("updated_by") UserActor updatedBy) {
 
   public StoredMemory {
     requireNonNull(id, "id is null");
@@ -35,6 +37,16 @@ public record StoredMemory(
   /** The team-memory checksum of the content: {@code sha256:} and the same digits. */
   public String checksum() {
     return "sha256:" + contentSha256;
+  }
+
+  /** A memory read without its author. */
+  public StoredMemory(String id, String path, String contentSha256, String content) {
+    this(id, path, contentSha256, content, null);
+  }
+
+  /** Who wrote the current version, when the server said. */
+  public Optional<String> author() {
+    return Optional.ofNullable(updatedBy).map(UserActor::userId);
   }
 
   public Optional<String> contentIfRead() {

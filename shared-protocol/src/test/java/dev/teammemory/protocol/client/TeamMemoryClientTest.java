@@ -369,6 +369,28 @@ class TeamMemoryClientTest {
   }
 
   @Test
+  void anExportLineNamesTheAuthorOfTheMemorysCurrentVersion() throws Exception {
+    server.enqueue(
+        ndjson(
+            "{\"type\":\"store\",\"version\":7}\n"
+                + "{\"type\":\"memory\",\"id\":\"mem_1\",\"path\":\"/a.md\",\"content\":\"x\","
+                + "\"content_sha256\":\""
+                + "0".repeat(64)
+                + "\",\"updated_by\":{\"type\":\"user_actor\",\"user_id\":\"alice\"}}\n"
+                + memoryLine("mem_2", "b.md")
+                + "{\"type\":\"complete\",\"memory_count\":2,\"error_count\":0}\n"));
+    Map<String, Optional<String>> authors = new java.util.LinkedHashMap<>();
+
+    client
+        .memoryStores()
+        .export("memstore_1", memory -> authors.put(memory.key(), memory.author()));
+
+    assertThat(authors)
+        .containsExactly(
+            Map.entry("a.md", Optional.of("alice")), Map.entry("b.md", Optional.empty()));
+  }
+
+  @Test
   void anExportWithoutItsCompleteLineIsAFailureToRetry() {
     server.enqueue(ndjson("{\"type\":\"store\"}\n" + memoryLine("mem_1", "a.md")));
 
