@@ -130,6 +130,7 @@ final class Puller {
       return pullWhole(ledger);
     }
     Map<String, String> contents = new TreeMap<>();
+    Map<String, TeamAuthors.Learned> learned = new TreeMap<>();
     boolean listed = false;
     for (Map.Entry<String, String> changed : changes.changed().entrySet()) {
       String key = changed.getKey();
@@ -150,7 +151,10 @@ final class Puller {
       }
       Response<StoredMemory> memory = store.get(storeId, id.get());
       switch (memory) {
-        case Response.Ok<StoredMemory> ok -> contents.put(key, ok.body().content());
+        case Response.Ok<StoredMemory> ok -> {
+          contents.put(key, ok.body().content());
+          learnedFrom(ok.body(), changes.authorOf(key), learned);
+        }
         case Response.NotFound<StoredMemory> gone -> {
           // Deleted since the feed answered; the next change names the delete.
         }
@@ -160,7 +164,12 @@ final class Puller {
       }
     }
     Map<String, String> deleted = new TreeMap<>(changes.deleted());
-    return apply(ledger, contents, deleted, changes.checksum(), OptionalLong.of(changes.version()));
+    PullOutcome outcome =
+        apply(ledger, contents, deleted, changes.checksum(), OptionalLong.of(changes.version()));
+    if (outcome instanceof PullOutcome.Pulled) {
+      authorsLearned(learned, Optional.empty());
+    }
+    return outcome;
   }
 
   /**
@@ -182,6 +191,7 @@ final class Puller {
     String storeId = ledger.storeId().orElseThrow();
     Map<String, String> entries = new TreeMap<>();
     Map<String, String> ids = new TreeMap<>();
+    Map<String, TeamAuthors.Learned> learned = new TreeMap<>();
     Response<ExportSummary> response =
         client
             .memoryStores()
@@ -190,10 +200,16 @@ final class Puller {
                 memory -> {
                   entries.put(memory.key(), memory.content());
                   ids.put(memory.key(), memory.id());
+                  learnedFrom(memory, Optional.empty(), learned);
                 });
     return switch (response) {
-      case Response.Ok<ExportSummary> ok when ok.body().version().isPresent() ->
-          startOver(ledger, entries, ids, ok.body().version().getAsLong());
+      case Response.Ok<ExportSummary> ok when ok.body().version().isPresent() -> {
+        PullOutcome outcome = startOver(ledger, entries, ids, ok.body().version().getAsLong());
+        if (outcome instanceof PullOutcome.Pulled) {
+          authorsLearned(learned, Optional.of(entries.keySet()));
+        }
+        yield outcome;
+      }
       case Response.Ok<ExportSummary> unversioned -> pullWholeByTeamMemory(ledger);
       case Response.NotFound<ExportSummary> noExport when lookUpOn404 -> {
         // Either a server without the export, or a store it no longer knows (a new install, a
@@ -343,6 +359,16 @@ final class Puller {
       authorsLearned(learned, Optional.of(entries.keySet()));
     }
     return outcome;
+  }
+
+  /** What a memory read through the Memory Stores API says of its author. */
+  private static void learnedFrom(
+      StoredMemory memory, Optional<String> feedAuthor, Map<String, TeamAuthors.Learned> learned) {
+    memory
+        .author()
+        .or(() -> feedAuthor)
+        .flatMap(author -> TeamAuthors.Learned.of(author, memory.writtenAt(), memory.checksum()))
+        .ifPresent(author -> learned.put(memory.key(), author));
   }
 
   /**
