@@ -84,4 +84,37 @@ class LocalApiConnectionsTest {
 
     assertThat(answered.statusCode()).isEqualTo(401);
   }
+
+  @Test
+  void threeIdleConnectionsAndThreeStuckInTheirBodiesDoNotStallARequest() throws Exception {
+    for (int i = 0; i < 3; i++) {
+      // Connected, and not a byte sent.
+      halfOpen.add(new Socket(InetAddress.getLoopbackAddress(), api.port()));
+    }
+    String token = Files.readString(ApiToken.file(home.resolve("xdg/tmem"))).strip();
+    for (int i = 0; i < 3; i++) {
+      Socket socket = new Socket(InetAddress.getLoopbackAddress(), api.port());
+      OutputStream out = socket.getOutputStream();
+      // Whole headers of an authorised hook call promising 100 bytes of body, then 2 of them:
+      // its handler is left reading the body.
+      out.write(
+          ("POST /v1/hooks/session-start HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+                  + token
+                  + "\r\nContent-Length: 100\r\n\r\n{\"")
+              .getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      halfOpen.add(socket);
+    }
+
+    HttpResponse<String> answered =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(URI.create(api.url() + "/v1/recall"))
+                    .timeout(Duration.ofSeconds(15))
+                    .POST(HttpRequest.BodyPublishers.ofString("{}"))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+
+    assertThat(answered.statusCode()).isEqualTo(401);
+  }
 }
