@@ -230,15 +230,26 @@ final class McpTools {
         }
         case "memory_read" -> answer(folder.read(MemoryServices.text(args, "path").orElse(null)));
         case "memory_list" -> answer(folder.list(MemoryServices.text(args, "prefix")));
-        case "memory_save" ->
-            answer(
-                folder.save(
-                    new MemoryFolder.SaveRequest(
-                        MemoryServices.text(args, "scope").orElse(null),
-                        MemoryServices.text(args, "name").orElse(null),
-                        MemoryServices.text(args, "type").orElse(null),
-                        MemoryServices.text(args, "description").orElse(null),
-                        MemoryServices.text(args, "body").orElse(null))));
+        case "memory_save" -> {
+          MemoryFolder.Outcome<MemoryFolder.Saved> saved =
+              folder.save(
+                  new MemoryFolder.SaveRequest(
+                      MemoryServices.text(args, "scope").orElse(null),
+                      MemoryServices.text(args, "name").orElse(null),
+                      MemoryServices.text(args, "type").orElse(null),
+                      MemoryServices.text(args, "description").orElse(null),
+                      MemoryServices.text(args, "body").orElse(null)));
+          if (saved instanceof MemoryFolder.Outcome.Done<MemoryFolder.Saved> done
+              && "team".equals(done.value().scope())) {
+            // Asked only after a team save went through: the answer says whether it waits.
+            yield success(
+                saved(
+                    done.value(),
+                    RepositoryReview.of(
+                        project.get(), MemoryLocation.resolve(project.get()).teamDirectory())));
+          }
+          yield answer(saved);
+        }
         case "memory_delete" ->
             answer(
                 folder.delete(
@@ -325,21 +336,7 @@ final class McpTools {
               .createObjectNode()
               .put("path", read.path())
               .put("content", read.content());
-      case MemoryFolder.Saved saved -> {
-        ObjectNode node =
-            MemoryServices.JSON
-                .createObjectNode()
-                .put("path", saved.path())
-                .put("scope", saved.scope())
-                .put("created", saved.created());
-        saved.keptCopy().ifPresent(copy -> node.put("previousVersionKeptAt", copy.toString()));
-        node.put(
-            "message",
-            "team".equals(saved.scope())
-                ? "saved; tmem's daemon shares it with the team"
-                : "saved for this person only");
-        yield node;
-      }
+      case MemoryFolder.Saved saved -> saved(saved, RepositoryReview.State.UNKNOWN);
       case MemoryFolder.Deleted deleted ->
           MemoryServices.JSON
               .createObjectNode()
@@ -354,6 +351,29 @@ final class McpTools {
               .put("message", "call again with confirm: true to delete it");
       default -> MemoryServices.JSON.valueToTree(value);
     };
+  }
+
+  private static ObjectNode saved(MemoryFolder.Saved saved, RepositoryReview.State review) {
+    ObjectNode node =
+        MemoryServices.JSON
+            .createObjectNode()
+            .put("path", saved.path())
+            .put("scope", saved.scope())
+            .put("created", saved.created());
+    saved.keptCopy().ifPresent(copy -> node.put("previousVersionKeptAt", copy.toString()));
+    String message;
+    if (!"team".equals(saved.scope())) {
+      message = "saved for this person only";
+    } else if (review == RepositoryReview.State.REQUIRED) {
+      node.put("waitsForReview", true);
+      message =
+          "saved; tmem's daemon sends it to the server, where it waits for review: teammates get"
+              + " it once a reviewer approves it";
+    } else {
+      message = "saved; tmem's daemon shares it with the team";
+    }
+    node.put("message", message);
+    return node;
   }
 
   private static ObjectNode entry(MemoryFolder.Entry entry) {

@@ -10,6 +10,7 @@ import dev.teammemory.daemon.hook.HookCommand;
 import dev.teammemory.daemon.memory.MemoryLocation;
 import dev.teammemory.daemon.secrets.SecretGuard;
 import dev.teammemory.daemon.sync.Project;
+import dev.teammemory.daemon.sync.ProjectRegistry;
 import dev.teammemory.daemon.sync.SyncEngine;
 import dev.teammemory.daemon.sync.SyncTarget;
 import dev.teammemory.daemon.testing.CommandRun;
@@ -20,6 +21,7 @@ import dev.teammemory.daemon.testing.SyncFixture;
 import dev.teammemory.protocol.PutResponse;
 import dev.teammemory.protocol.client.Response;
 import dev.teammemory.protocol.client.TeamMemoryClient;
+import io.modelcontextprotocol.spec.McpSchema;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.net.URI;
@@ -30,11 +32,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -143,6 +147,54 @@ class TeammateProvenanceIT {
     }
   }
 
+  @Test
+  void aTeamSaveThroughMcpSaysItWaitsForReviewWhereTheRepositoryRequiresIt(@TempDir Path home)
+      throws Exception {
+    HttpResponse<String> switched =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(
+                        URI.create(
+                            server.url()
+                                + "/api/claude_code/team_memory/settings?repo=acme%2Freviewed"))
+                    .header("Authorization", "Bearer " + ServerProcess.ADMIN)
+                    .header("Content-Type", "application/json")
+                    .PUT(HttpRequest.BodyPublishers.ofString("{\"review\":\"required\"}"))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+    assertThat(switched.statusCode()).as(switched.body()).isEqualTo(200);
+
+    assertThat(teamSave(home.resolve("reviewed"), "acme/reviewed"))
+        .contains("\"waitsForReview\":true", "waits for review")
+        .doesNotContain("shares it with the team");
+    assertThat(teamSave(home.resolve("open"), REPO))
+        .contains("shares it with the team")
+        .doesNotContain("waitsForReview");
+  }
+
+  /** A team save through the MCP tools on a machine whose team folder is registered for repo. */
+  private static String teamSave(Path home, String repo) throws IOException {
+    Map<String, String> variables = new HashMap<>(bobsMachine(home).variables());
+    variables.put("TMEM_SERVER_URL", server.url());
+    variables.put("TMEM_TOKEN", ServerProcess.BOB);
+    Environment bob = new Environment(variables, home, home.resolve("app"));
+    Path team = Files.createDirectories(home.resolve("memory/team"));
+    new ProjectRegistry(StateHome.of(bob)).add(new Project(repo, team, Optional.empty()));
+    McpTools tools = new McpTools(bob, Clock.systemUTC(), McpTools.Binding.STARTED_IN);
+    McpSchema.CallToolResult result =
+        tools.call(
+            "memory_save",
+            Map.of(
+                "scope", "team",
+                "name", "release-train",
+                "type", "project",
+                "description", "releases leave on Tuesdays",
+                "body", "Releases leave on Tuesdays."));
+    String text = ((McpSchema.TextContent) result.content().getFirst()).text();
+    assertThat(result.isError()).as(text).isFalse();
+    return text;
+  }
+
   /** {@code planted} sits between a fence's opening and the first closing after it. */
   private static void assertInsideOneFence(String context, String planted) {
     int at = context.indexOf(planted);
@@ -202,7 +254,7 @@ class TeammateProvenanceIT {
 
   private static ByteArrayInputStream input(Environment bob, Map<String, String> fields)
       throws IOException {
-    Map<String, Object> input = new java.util.HashMap<>(fields);
+    Map<String, Object> input = new HashMap<>(fields);
     // A session of its own each: recall shows a memory once per session.
     input.put("session_id", java.util.UUID.randomUUID().toString());
     input.put("cwd", bob.workingDirectory().toString());

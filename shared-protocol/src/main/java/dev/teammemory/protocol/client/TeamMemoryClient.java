@@ -18,6 +18,7 @@ import dev.teammemory.protocol.HashesView;
 import dev.teammemory.protocol.MemoryStoreLocation;
 import dev.teammemory.protocol.ProtocolJson;
 import dev.teammemory.protocol.PutResponse;
+import dev.teammemory.protocol.RepositorySettings;
 import dev.teammemory.protocol.RepositorySnapshot;
 import dev.teammemory.protocol.TooManyEntries;
 import dev.teammemory.protocol.VersionChanges;
@@ -190,6 +191,15 @@ public final class TeamMemoryClient implements AutoCloseable {
   public Response<MemoryStoreLocation> memoryStore(String repo) {
     HttpUrl url = memoryUrl(repo).addPathSegment("store").build();
     return execute(http, authorized(url).get().build(), MemoryStoreLocation.class);
+  }
+
+  /**
+   * The repository's settings (an extension): whether its changes wait for review. {@link
+   * Response.NotFound} from a server without settings, which means review is off.
+   */
+  public Response<RepositorySettings> settings(String repo) {
+    HttpUrl url = memoryUrl(repo).addPathSegment("settings").build();
+    return execute(http, authorized(url).get().build(), RepositorySettings.class);
   }
 
   /**
