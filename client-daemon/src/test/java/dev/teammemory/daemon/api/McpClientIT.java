@@ -7,10 +7,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.teammemory.daemon.memory.MemoryLocation;
 import dev.teammemory.daemon.secrets.SecretTokens;
+import dev.teammemory.daemon.sync.Project;
+import dev.teammemory.daemon.sync.ProjectRegistry;
 import dev.teammemory.daemon.testing.Conditions;
 import dev.teammemory.daemon.testing.TmemCommand;
 import java.io.IOException;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -22,6 +25,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -178,6 +182,9 @@ class McpClientIT {
   void theOfficialClientListsAndCallsEveryToolOverHttpAndForeignCallersAreRefused()
       throws Exception {
     Path state = home.resolve("state/tmem");
+    // A registered checkout: over HTTP its indexes are listed as resources.
+    new ProjectRegistry(state)
+        .add(new Project("acme/shop", memory.resolve("team"), Optional.of(project)));
     List<String> command = new ArrayList<>(TmemCommand.of("api", "--port", "0"));
     ProcessBuilder builder =
         new ProcessBuilder(command)
@@ -201,6 +208,12 @@ class McpClientIT {
       JsonNode seen = client(plan);
 
       assertEveryToolAnswered(seen);
+      String query = "?project=" + URLEncoder.encode(project.toString(), StandardCharsets.UTF_8);
+      assertThat(seen.path("resources").findValuesAsText("uri"))
+          .containsExactly(McpTools.TEAM_INDEX_URI + query, McpTools.PRIVATE_INDEX_URI + query);
+      assertThat(seen.path("resources").get(0).path("text").asText())
+          .startsWith("<teammate-notes source=\"team/MEMORY.md\" author=\"unknown\"")
+          .contains("testing-policy.md");
       for (JsonNode tool : seen.path("tools")) {
         assertThat(tool.path("required").toString()).as(tool.toString()).contains("\"project\"");
       }
