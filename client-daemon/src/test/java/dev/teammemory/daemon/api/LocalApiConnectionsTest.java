@@ -3,7 +3,7 @@ package dev.teammemory.daemon.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.teammemory.daemon.home.Environment;
-import dev.teammemory.daemon.memory.MemoryLocation;
+import dev.teammemory.daemon.testing.OfflineMachine;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -19,7 +19,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -36,18 +35,7 @@ class LocalApiConnectionsTest {
   @BeforeEach
   void start() throws IOException {
     Environment environment =
-        new Environment(
-            Map.of(
-                "CLAUDE_CONFIG_DIR",
-                home.resolve(".claude").toString(),
-                "XDG_STATE_HOME",
-                home.resolve("xdg").toString(),
-                MemoryLocation.OVERRIDE_VARIABLE,
-                Files.createDirectories(home.resolve("memory")).toString(),
-                "TMEM_OFFLINE",
-                "1"),
-            home,
-            home);
+        OfflineMachine.environment(home, Files.createDirectories(home.resolve("memory")), home);
     api = LocalApi.serve(environment, Clock.systemUTC(), 0);
   }
 
@@ -91,7 +79,7 @@ class LocalApiConnectionsTest {
       // Connected, and not a byte sent.
       halfOpen.add(new Socket(InetAddress.getLoopbackAddress(), api.port()));
     }
-    String token = Files.readString(ApiToken.file(home.resolve("xdg/tmem"))).strip();
+    String token = Files.readString(ApiToken.file(OfflineMachine.stateHome(home))).strip();
     for (int i = 0; i < 3; i++) {
       Socket socket = new Socket(InetAddress.getLoopbackAddress(), api.port());
       OutputStream out = socket.getOutputStream();

@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.teammemory.daemon.memory.MemoryLocation;
 import dev.teammemory.daemon.secrets.SecretTokens;
 import dev.teammemory.daemon.sync.Project;
 import dev.teammemory.daemon.sync.ProjectRegistry;
 import dev.teammemory.daemon.testing.Conditions;
+import dev.teammemory.daemon.testing.OfflineMachine;
 import dev.teammemory.daemon.testing.TmemCommand;
 import java.io.IOException;
 import java.net.URI;
@@ -80,22 +80,10 @@ class McpClientIT {
   @BeforeEach
   void aProjectWithTeamMemory() throws IOException {
     memory = Files.createDirectories(home.resolve("memory"));
-    Files.createDirectories(memory.resolve("team"));
-    Files.writeString(
-        memory.resolve("team/testing-policy.md"),
-        "---\nname: testing-policy\ndescription: integration tests hit a real database\n"
-            + "type: feedback\n---\n\nIntegration tests hit a real database, never mocks.\n");
-    Files.writeString(
-        memory.resolve("team/MEMORY.md"),
-        "- [testing-policy](testing-policy.md) — integration tests hit a real database\n");
+    OfflineMachine.teamTestingPolicy(memory);
     project = Files.createDirectories(home.resolve("shop"));
-    environment = new LinkedHashMap<>();
-    environment.put("HOME", home.toString());
+    environment = OfflineMachine.variables(home, memory);
     environment.put("PATH", System.getenv("PATH"));
-    environment.put("CLAUDE_CONFIG_DIR", home.resolve(".claude").toString());
-    environment.put("XDG_STATE_HOME", home.resolve("state").toString());
-    environment.put(MemoryLocation.OVERRIDE_VARIABLE, memory.toString());
-    environment.put("TMEM_OFFLINE", "1");
   }
 
   /** Every tool, called the way an agent would; the token-holding save is refused. */
@@ -181,7 +169,7 @@ class McpClientIT {
   @Test
   void theOfficialClientListsAndCallsEveryToolOverHttpAndForeignCallersAreRefused()
       throws Exception {
-    Path state = home.resolve("state/tmem");
+    Path state = OfflineMachine.stateHome(home);
     // A registered checkout: over HTTP its indexes are listed as resources.
     new ProjectRegistry(state)
         .add(new Project("acme/shop", memory.resolve("team"), Optional.of(project)));
@@ -209,9 +197,17 @@ class McpClientIT {
 
       assertEveryToolAnswered(seen);
       String query = "?project=" + URLEncoder.encode(project.toString(), StandardCharsets.UTF_8);
+      // The SDK lists a stateless server's resources in no particular order.
       assertThat(seen.path("resources").findValuesAsText("uri"))
-          .containsExactly(McpTools.TEAM_INDEX_URI + query, McpTools.PRIVATE_INDEX_URI + query);
-      assertThat(seen.path("resources").get(0).path("text").asText())
+          .containsExactlyInAnyOrder(
+              McpTools.TEAM_INDEX_URI + query, McpTools.PRIVATE_INDEX_URI + query);
+      JsonNode teamIndex = JSON.createObjectNode();
+      for (JsonNode resource : seen.path("resources")) {
+        if (resource.path("uri").asText().startsWith(McpTools.TEAM_INDEX_URI)) {
+          teamIndex = resource;
+        }
+      }
+      assertThat(teamIndex.path("text").asText())
           .startsWith("<teammate-notes source=\"team/MEMORY.md\" author=\"unknown\"")
           .contains("testing-policy.md");
       for (JsonNode tool : seen.path("tools")) {

@@ -6,8 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.teammemory.daemon.home.Environment;
-import dev.teammemory.daemon.memory.MemoryLocation;
 import dev.teammemory.daemon.secrets.SecretTokens;
+import dev.teammemory.daemon.testing.OfflineMachine;
 import dev.teammemory.protocol.Checksums;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -44,17 +44,10 @@ class StdioMcpServerTest {
   @BeforeEach
   void start() throws IOException {
     memory = Files.createDirectories(home.resolve("memory"));
-    Files.createDirectories(memory.resolve("team"));
-    Files.writeString(
-        memory.resolve("team/testing-policy.md"),
-        "---\nname: testing-policy\ndescription: integration tests hit a real database\n"
-            + "type: feedback\nauthor: octocat\n---\n\nIntegration tests hit a real database, never"
-            + " mocks.\n");
-    Files.writeString(
-        memory.resolve("team/MEMORY.md"),
-        "- [testing-policy](testing-policy.md) — integration tests hit a real database\n");
+    OfflineMachine.teamTestingPolicy(memory);
     // What a daemon's pull keeps: the server's author of the version on disk.
-    Path projectState = Files.createDirectories(home.resolve("xdg/tmem/projects/acme_app-1"));
+    Path projectState =
+        Files.createDirectories(OfflineMachine.stateHome(home).resolve("projects/acme_app-1"));
     Files.writeString(
         projectState.resolve("authors.json"),
         JSON.writeValueAsString(
@@ -73,18 +66,7 @@ class StdioMcpServerTest {
                         Checksums.ofContent(
                             Files.readString(memory.resolve("team/testing-policy.md"))))))));
     Environment environment =
-        new Environment(
-            Map.of(
-                "CLAUDE_CONFIG_DIR",
-                home.resolve(".claude").toString(),
-                "XDG_STATE_HOME",
-                home.resolve("xdg").toString(),
-                MemoryLocation.OVERRIDE_VARIABLE,
-                memory.toString(),
-                "TMEM_OFFLINE",
-                "1"),
-            home,
-            Files.createDirectories(home.resolve("app")));
+        OfflineMachine.environment(home, memory, Files.createDirectories(home.resolve("app")));
     PipedInputStream serverIn = new PipedInputStream(1 << 16);
     toServer = new PipedOutputStream(serverIn);
     PipedInputStream clientIn = new PipedInputStream(1 << 16);

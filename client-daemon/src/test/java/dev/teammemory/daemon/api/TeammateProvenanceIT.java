@@ -7,7 +7,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.teammemory.daemon.home.Environment;
 import dev.teammemory.daemon.home.StateHome;
 import dev.teammemory.daemon.hook.HookCommand;
-import dev.teammemory.daemon.memory.MemoryLocation;
 import dev.teammemory.daemon.secrets.SecretGuard;
 import dev.teammemory.daemon.sync.Project;
 import dev.teammemory.daemon.sync.ProjectRegistry;
@@ -15,6 +14,7 @@ import dev.teammemory.daemon.sync.SyncEngine;
 import dev.teammemory.daemon.sync.SyncTarget;
 import dev.teammemory.daemon.testing.CommandRun;
 import dev.teammemory.daemon.testing.Conditions;
+import dev.teammemory.daemon.testing.OfflineMachine;
 import dev.teammemory.daemon.testing.RecordingProxy;
 import dev.teammemory.daemon.testing.ServerProcess;
 import dev.teammemory.daemon.testing.SyncFixture;
@@ -174,7 +174,8 @@ class TeammateProvenanceIT {
 
   /** A team save through the MCP tools on a machine whose team folder is registered for repo. */
   private static String teamSave(Path home, String repo) throws IOException {
-    Map<String, String> variables = new HashMap<>(bobsMachine(home).variables());
+    Map<String, String> variables = OfflineMachine.variables(home, home.resolve("memory"));
+    Files.createDirectories(home.resolve("app"));
     variables.put("TMEM_SERVER_URL", server.url());
     variables.put("TMEM_TOKEN", ServerProcess.BOB);
     Environment bob = new Environment(variables, home, home.resolve("app"));
@@ -206,20 +207,8 @@ class TeammateProvenanceIT {
   }
 
   private static Environment bobsMachine(Path home) throws IOException {
-    return new Environment(
-        Map.of(
-            "HOME",
-            home.toString(),
-            "CLAUDE_CONFIG_DIR",
-            home.resolve(".claude").toString(),
-            "XDG_STATE_HOME",
-            home.resolve("state").toString(),
-            MemoryLocation.OVERRIDE_VARIABLE,
-            home.resolve("memory").toString(),
-            "TMEM_OFFLINE",
-            "1"),
-        home,
-        Files.createDirectories(home.resolve("app")));
+    return OfflineMachine.environment(
+        home, home.resolve("memory"), Files.createDirectories(home.resolve("app")));
   }
 
   /**
