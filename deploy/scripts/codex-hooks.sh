@@ -20,59 +20,9 @@
 # the temporary folder. Loopback only, apart from npm; every wait has a deadline.
 set -euo pipefail
 
-root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../.." && pwd)"
-cd "$root"
-. .mvn/find-jdk.sh
-java="$JAVA_HOME/bin/java"
-server_jar="${TMEM_SERVER_JAR:-$root/server/target/quarkus-app/quarkus-run.jar}"
-daemon_jar="${TMEM_DAEMON_JAR:-$root/client-daemon/target/tmem.jar}"
-repo=acme/shop
-
-work="$(mktemp -d "${TMPDIR:-/tmp}/tmem-codex.XXXXXX")"
-pids=()
-failures=0
-
-say() { printf '%s\n' "$*"; }
-pass() { say "PASS $*"; }
-fail() { say "FAIL $*"; failures=$((failures + 1)); KEEP_LOGS=1; }
-
-cleanup() {
-  local pid
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do
-    for _ in $(seq 1 40); do kill -0 "$pid" 2>/dev/null || break; sleep 0.25; done
-    kill -9 "$pid" 2>/dev/null || true
-  done
-  if [ "${KEEP_LOGS:-0}" = 1 ]; then say "logs kept in $work"; else rm -rf "$work"; fi
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-free_port() {
-  local port
-  for port in $(shuf -i 20000-45000 -n 100); do
-    if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then echo "$port"; return 0; fi
-  done
-  return 1
-}
-
-wait_for() { # description seconds command...
-  local what="$1" deadline=$((SECONDS + $2))
-  shift 2
-  until "$@" >/dev/null 2>&1; do
-    if [ "$SECONDS" -ge "$deadline" ]; then say "gave up waiting for $what" >&2; return 1; fi
-    sleep 0.25
-  done
-}
-
-# --- prerequisites -----------------------------------------------------------------------------
-for tool in npm node curl git; do
-  command -v "$tool" >/dev/null || { say "$tool is needed" >&2; exit 2; }
-done
-if [ ! -f "$server_jar" ] || [ ! -f "$daemon_jar" ]; then
-  say "building the server and tmem (first run only)..."
-  ./mvnw -q -pl server,client-daemon -am package -DskipTests -Dspotless.check.skip=true
-fi
+work_name=tmem-codex
+. "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/lib/two-daemons.sh"
+prerequisites
 
 # --- 1. the agent, pinned --------------------------------------------------------------------------
 mkdir -p "$work/agent"
@@ -91,20 +41,7 @@ pids+=($!)
 wait_for "the fake Responses API" 60 curl -s -o /dev/null "http://127.0.0.1:$api_port/"
 
 # --- 3. one server, two daemons --------------------------------------------------------------------
-server_port="$(free_port)"
-server_url="http://127.0.0.1:$server_port"
-alice_token="alice-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
-bob_token="bob-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
-printf '# TOKEN USER REPOS ACCESS\n%s alice %s write\n%s bob %s write\n' \
-  "$alice_token" "$repo" "$bob_token" "$repo" > "$work/tokens.txt"
-chmod 600 "$work/tokens.txt"
-TMEM_DATA_DIR="$work/server" QUARKUS_HTTP_PORT="$server_port" \
-  TMEM_AUTH_STATIC_TOKENS_FILE="$work/tokens.txt" \
-  "$java" -jar "$server_jar" > "$work/server.log" 2>&1 &
-pids+=($!)
-wait_for "the tmem server" 180 curl -fsS -o /dev/null "$server_url/q/health/ready" \
-  || { tail -n 30 "$work/server.log"; exit 2; }
-say "tmem server on $server_url (embedded PostgreSQL, static tokens)"
+start_server
 
 person() { # person -> the variables of their processes, in person_env
   local token="$alice_token"
@@ -222,6 +159,8 @@ if [ -n "$first" ] && grep -q "$teammate_marker" "$first"; then
 else
   fail "the teammate's memory is not in the model's first request"
 fi
+[ -n "$first" ] && check_fenced "in Codex's request the teammate's memory is inside a fence naming its author" \
+  "$first" "$teammate_marker" alice
 # A tool's result as the next request carries it (Codex sends it as a list of input_text parts).
 outputs() { # call number -> the text of that call's function_call_output, from the last request
   local last
@@ -237,6 +176,11 @@ outputs() { # call number -> the text of that call's function_call_output, from 
 search="$(outputs 1)"
 if printf '%s' "$search" | grep -q "$teammate_marker"; then
   pass "the scripted memory_search returned the teammate's memory"
+  if printf '%s' "$search" | grep -q '"author":"alice"'; then
+    pass "memory_search names the teammate's memory's author: alice"
+  else
+    fail "memory_search does not name alice as the author: $(printf '%s' "$search" | head -c 300)"
+  fi
 else
   fail "memory_search did not return the teammate's memory: $(printf '%s' "$search" | head -c 300)"
 fi

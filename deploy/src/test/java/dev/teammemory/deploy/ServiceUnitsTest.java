@@ -17,7 +17,7 @@ class ServiceUnitsTest {
 
   /** The idle-footprint flags docs/benchmarks.md ("Daemon sync") measured for the daemon. */
   private static final String IDLE_JVM_FLAGS =
-      "-XX:TieredStopAtLevel=1 -XX:G1PeriodicGCInterval=30000";
+      "-XX:+UseSerialGC -Xms16m -XX:MinHeapFreeRatio=10 -XX:MaxHeapFreeRatio=30 -XX:TieredStopAtLevel=1";
 
   private final Path systemd = DeployFiles.deploy().resolve("systemd/tmem.service");
   private final Path launchd = DeployFiles.deploy().resolve("launchd/dev.teammemory.tmem.plist");

@@ -60,7 +60,12 @@ public final class AgentHooks {
       return new HookAnswer.Nothing(notices);
     }
     String context =
-        SessionContext.context(location, DailyLogMode.of(project, location), privateIndex, notices);
+        SessionContext.context(
+            location,
+            DailyLogMode.of(project, location),
+            privateIndex,
+            TeammateNotes.of(project, location),
+            notices);
     return new HookAnswer.Context(AgentEvent.SESSION_START, context, notices);
   }
 
@@ -71,7 +76,8 @@ public final class AgentHooks {
       return HookAnswer.Nothing.quietly();
     }
     Environment project = inProject(input);
-    if (!MemoryLocation.resolve(project).enabled()) {
+    MemoryLocation location = MemoryLocation.resolve(project);
+    if (!location.enabled()) {
       return HookAnswer.Nothing.quietly();
     }
     Optional<String> modelProblem = modelProblem();
@@ -94,7 +100,9 @@ public final class AgentHooks {
       return new HookAnswer.Refused("recall failed: " + FailureWords.describe(failed));
     }
     return new HookAnswer.Context(
-        AgentEvent.USER_PROMPT_SUBMIT, RecallContext.context(recalled.memories()), List.of());
+        AgentEvent.USER_PROMPT_SUBMIT,
+        RecallContext.context(recalled.memories(), TeammateNotes.of(project, location)),
+        List.of());
   }
 
   /**

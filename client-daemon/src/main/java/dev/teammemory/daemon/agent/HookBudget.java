@@ -77,25 +77,42 @@ final class HookBudget {
    * @param keepRoomFor sections added later that this one may not crowd out
    */
   int addLines(String heading, String body, Path whole, List<String> keepRoomFor) {
+    return addLines(heading, body, "", whole, keepRoomFor);
+  }
+
+  /**
+   * A teammate's note ({@link TeammateNotes}): as {@link #addLines(String, String, Path, List)},
+   * with the fence's closing line kept after whatever part of the body fits.
+   */
+  int addFenced(TeammateNotes.Fenced note, Path whole, List<String> keepRoomFor) {
+    return addLines(note.opening(), note.body(), note.closing(), whole, keepRoomFor);
+  }
+
+  private int addLines(
+      String heading, String body, String closing, Path whole, List<String> keepRoomFor) {
     requireNonNull(heading, "heading is null");
     requireNonNull(body, "body is null");
+    requireNonNull(closing, "closing is null");
     requireNonNull(whole, "whole is null");
     int kept = keepRoomFor.stream().mapToInt(section -> printedLength(section) + 2).sum();
     remaining -= kept;
     try {
-      return addLinesWithin(heading, body, whole);
+      return addLinesWithin(heading, body, closing, whole);
     } finally {
       remaining += kept;
     }
   }
 
-  private int addLinesWithin(String heading, String body, Path whole) {
-    if (addWhole(heading + body)) {
+  private int addLinesWithin(String heading, String body, String closing, Path whole) {
+    if (addWhole(heading + body + closing)) {
       return (int) body.lines().count();
     }
     List<String> lines = body.lines().toList();
-    // The pointer is priced with the largest count it could name, so it always fits when promised.
-    int reserved = printedLength(pointer(lines.size(), lines.size(), whole));
+    // The pointer is priced with the largest count it could name, so it always fits when promised;
+    // a fence's closing line always follows what is shown of its body.
+    String closed = closing.isEmpty() ? "" : closing + "\n";
+    int reserved =
+        printedLength(closed) + printedLength(pointer(lines.size(), lines.size(), whole));
     StringBuilder kept = new StringBuilder(heading);
     int cost = printedLength(separated(heading));
     int shown = 0;
@@ -112,7 +129,7 @@ final class HookBudget {
       addWhole(pointer(0, lines.size(), whole));
       return 0;
     }
-    addWhole(kept + pointer(shown, lines.size(), whole));
+    addWhole(kept + closed + pointer(shown, lines.size(), whole));
     return shown;
   }
 

@@ -19,6 +19,7 @@ import dev.teammemory.daemon.recall.RecalledMemory;
 import dev.teammemory.daemon.recall.SessionRecall;
 import dev.teammemory.daemon.secrets.SecretGuard;
 import dev.teammemory.daemon.secrets.Verdict;
+import dev.teammemory.daemon.sync.TeamAuthors;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -77,6 +78,7 @@ public final class MemoryFolder {
       Optional<String> name,
       Optional<String> description,
       Optional<String> author,
+      Optional<Instant> written,
       Instant modified) {
     public Entry {
       requireNonNull(path, "path is null");
@@ -85,6 +87,7 @@ public final class MemoryFolder {
       requireNonNull(name, "name is null");
       requireNonNull(description, "description is null");
       requireNonNull(author, "author is null");
+      requireNonNull(written, "written is null");
       requireNonNull(modified, "modified is null");
     }
   }
@@ -151,6 +154,7 @@ public final class MemoryFolder {
     RecallReport report =
         new SessionRecall(ClaudeLayout.of(project), model, clock)
             .recall(project, query.strip(), Optional.empty(), List.of());
+    TeammateNotes notes = TeammateNotes.of(project, location.get());
     List<Hit> hits = new ArrayList<>();
     for (RecalledMemory memory : report.memories()) {
       if (hits.size() >= limit) {
@@ -169,7 +173,9 @@ public final class MemoryFolder {
                       Optional.empty(),
                       Optional.empty(),
                       Optional.empty()));
-      hits.add(new Hit(entry(location.get(), header), memory.content(), memory.truncated()));
+      String body =
+          notes.isTeamMemory(file) ? notes.fence(file, memory.content()).text() : memory.content();
+      hits.add(new Hit(entry(location.get(), header, notes), body, memory.truncated()));
     }
     return new Outcome.Done<>(List.copyOf(hits));
   }
@@ -185,10 +191,11 @@ public final class MemoryFolder {
       return refused(
           "prefix is a path inside the memory folder, such as team/ or project-, not " + wanted);
     }
+    TeammateNotes notes = TeammateNotes.of(project, location.get());
     List<Entry> entries = new ArrayList<>();
     for (MemoryHeader header : MemoryScan.scan(location.get().directory())) {
       if (header.filename().startsWith(wanted)) {
-        entries.add(entry(location.get(), header));
+        entries.add(entry(location.get(), header, notes));
       }
     }
     return new Outcome.Done<>(List.copyOf(entries));
@@ -208,7 +215,10 @@ public final class MemoryFolder {
       return refused(
           path + " is not a memory in this project; memory_list shows the ones there are");
     }
-    return new Outcome.Done<>(new Read(path, TextFiles.read(found, MAX_READ_BYTES)));
+    String content = TextFiles.read(found, MAX_READ_BYTES);
+    TeammateNotes notes = TeammateNotes.of(project, location.get());
+    return new Outcome.Done<>(
+        new Read(path, notes.isTeamMemory(found) ? notes.fence(found, content).text() : content));
   }
 
   public Outcome<Saved> save(SaveRequest request) throws IOException {
@@ -390,37 +400,22 @@ public final class MemoryFolder {
     return copy;
   }
 
-  private static Entry entry(MemoryLocation location, MemoryHeader header) {
+  private static Entry entry(MemoryLocation location, MemoryHeader header, TeammateNotes notes) {
     Path file = header.file().toAbsolutePath().normalize();
     String path = location.directory().relativize(file).toString().replace('\\', '/');
     MemoryScope scope = MemoryScope.of(file, location);
-    Optional<String> author = Optional.empty();
-    if (scope == MemoryScope.TEAM) {
-      author = authorOf(file);
-    }
+    // The server's word, never a frontmatter line a teammate could write.
+    Optional<TeamAuthors.Author> author =
+        scope == MemoryScope.TEAM ? notes.authorOf(file) : Optional.empty();
     return new Entry(
         path,
         scope.name().toLowerCase(Locale.ROOT),
         header.type().map(MemoryType::wireName),
         header.name(),
         header.description(),
-        author,
+        author.map(TeamAuthors.Author::login),
+        author.flatMap(TeamAuthors.Author::at),
         header.modified());
-  }
-
-  /** A team memory's {@code author:} from its frontmatter, when the writer put one there. */
-  private static Optional<String> authorOf(Path file) {
-    try {
-      for (String line : TextFiles.read(file, 4096).lines().limit(30).toList()) {
-        if (line.startsWith("author:")) {
-          String value = line.substring("author:".length()).strip().replace("\"", "");
-          return value.isEmpty() ? Optional.empty() : Optional.of(value);
-        }
-      }
-    } catch (IOException unreadable) {
-      return Optional.empty();
-    }
-    return Optional.empty();
   }
 
   private static <T> Outcome<T> refused(String reason) {

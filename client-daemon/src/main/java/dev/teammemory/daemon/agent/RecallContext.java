@@ -21,9 +21,9 @@ final class RecallContext {
   /**
    * The memories in the order recall ranked them, each whole while they fit the hook's budget, then
    * cut at a line with a pointer to its file, then the pointer alone: every memory recall chose is
-   * at least named.
+   * at least named. A team memory's content is fenced and attributed ({@link TeammateNotes}).
    */
-  static String context(List<RecalledMemory> memories) {
+  static String context(List<RecalledMemory> memories, TeammateNotes notes) {
     HookBudget budget = new HookBudget(AgentEvent.USER_PROMPT_SUBMIT.label());
     for (int i = 0; i < memories.size(); i++) {
       RecalledMemory memory = memories.get(i);
@@ -32,7 +32,14 @@ final class RecallContext {
           memories.subList(i + 1, memories.size()).stream()
               .map(later -> HookBudget.pointer(0, 1, later.file()))
               .toList();
-      budget.addLines(memory.header() + "\n", memory.content(), memory.file(), pointersAfter);
+      if (notes.isTeamMemory(memory.file())) {
+        budget.addFenced(
+            notes.fence(memory.file(), memory.content()).under(memory.header() + "\n"),
+            memory.file(),
+            pointersAfter);
+      } else {
+        budget.addLines(memory.header() + "\n", memory.content(), memory.file(), pointersAfter);
+      }
     }
     return budget.text();
   }

@@ -58,7 +58,8 @@ final class HttpMcpEndpoint implements McpStatelessServerTransport {
             // McpTools checks every argument itself and answers in its own words.
             .validateToolInputs(false)
             .requestTimeout(CALL_LIMIT)
-            .capabilities(McpSchema.ServerCapabilities.builder().tools(false).build())
+            .capabilities(
+                McpSchema.ServerCapabilities.builder().tools(false).resources(false, false).build())
             .tools(
                 tools.tools().stream()
                     .map(
@@ -67,6 +68,14 @@ final class HttpMcpEndpoint implements McpStatelessServerTransport {
                                 tool,
                                 (context, request) ->
                                     tools.call(request.name(), request.arguments())))
+                    .toList())
+            // The registered projects' indexes, as the daemon starts: it serves those projects.
+            .resources(
+                tools.resources().stream()
+                    .map(
+                        resource ->
+                            new McpStatelessServerFeatures.SyncResourceSpecification(
+                                resource, (context, request) -> tools.readResource(request.uri())))
                     .toList())
             .build();
   }

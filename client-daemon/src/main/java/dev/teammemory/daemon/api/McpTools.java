@@ -7,12 +7,19 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.teammemory.daemon.agent.MemoryFolder;
+import dev.teammemory.daemon.agent.TeammateNotes;
 import dev.teammemory.daemon.files.TextFiles;
 import dev.teammemory.daemon.home.Environment;
+import dev.teammemory.daemon.home.StateHome;
 import dev.teammemory.daemon.memory.MemoryLocation;
 import dev.teammemory.daemon.secrets.SecretGuard;
+import dev.teammemory.daemon.sync.Project;
+import dev.teammemory.daemon.sync.ProjectRegistry;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.io.IOException;
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -175,37 +182,81 @@ final class McpTools {
     return List.copyOf(tools);
   }
 
-  /** The two indexes an agent may read as resources (stdio only: they belong to one project). */
+  /**
+   * The two indexes an agent may read as resources. Over stdio they are the project's; over HTTP,
+   * where one daemon serves every project, each registered checkout ({@code tmem add}) has its two,
+   * named by a {@code ?project=} query.
+   */
   List<McpSchema.Resource> resources() {
+    if (binding == Binding.STARTED_IN) {
+      return indexes("", "");
+    }
+    List<McpSchema.Resource> resources = new ArrayList<>();
+    try {
+      for (Project registered : new ProjectRegistry(StateHome.of(environment)).projects()) {
+        if (registered.checkout().isPresent()) {
+          String checkout = registered.checkout().get().toString();
+          resources.addAll(
+              indexes(
+                  "?project=" + URLEncoder.encode(checkout, StandardCharsets.UTF_8),
+                  " of " + registered.repo() + " (" + checkout + ")"));
+        }
+      }
+    } catch (IOException | RuntimeException unreadable) {
+      // No registry to read: no resources over HTTP; the tools take a project's directory.
+    }
+    return List.copyOf(resources);
+  }
+
+  private static List<McpSchema.Resource> indexes(String query, String whose) {
     return List.of(
         McpSchema.Resource.builder()
-            .uri(TEAM_INDEX_URI)
+            .uri(TEAM_INDEX_URI + query)
             .name("team-memory-index")
-            .title("Team MEMORY.md")
-            .description("The index of the team's memories, shared by everyone on the repository")
+            .title("Team MEMORY.md" + whose)
+            .description(
+                "The index of the team's memories, shared by everyone on the repository (fenced as"
+                    + " teammates' notes)")
             .mimeType("text/markdown")
             .build(),
         McpSchema.Resource.builder()
-            .uri(PRIVATE_INDEX_URI)
+            .uri(PRIVATE_INDEX_URI + query)
             .name("private-memory-index")
-            .title("Private MEMORY.md")
+            .title("Private MEMORY.md" + whose)
             .description("The index of this person's own memories of the project")
             .mimeType("text/markdown")
             .build());
   }
 
-  /** A resource's text: the index as it is, empty when there is none yet. */
+  /**
+   * A resource's text: the index as it is, empty when there is none yet; the team's inside the
+   * fence every teammate's note reaches an agent in.
+   */
   McpSchema.ReadResourceResult readResource(String uri) {
-    MemoryLocation location = MemoryLocation.resolve(environment);
-    Path index =
-        TEAM_INDEX_URI.equals(uri)
-            ? location.teamDirectory().resolve(MemoryLocation.INDEX_FILE)
-            : location.index();
+    int query = uri.indexOf('?');
+    String index = query < 0 ? uri : uri.substring(0, query);
+    Environment project = environment;
+    if (query >= 0 && uri.startsWith("?project=", query)) {
+      Path directory =
+          Path.of(
+              URLDecoder.decode(
+                  uri.substring(query + "?project=".length()), StandardCharsets.UTF_8));
+      if (directory.isAbsolute() && Files.isDirectory(directory)) {
+        project = environment.withWorkingDirectory(directory.normalize());
+      }
+    }
+    MemoryLocation location = MemoryLocation.resolve(project);
+    boolean team = TEAM_INDEX_URI.equals(index);
+    Path file =
+        team ? location.teamDirectory().resolve(MemoryLocation.INDEX_FILE) : location.index();
     String text;
     try {
-      text = TextFiles.readIfPresent(index, MAX_INDEX_BYTES).orElse("");
+      text = TextFiles.readIfPresent(file, MAX_INDEX_BYTES).orElse("");
     } catch (IOException unreadable) {
       text = "";
+    }
+    if (team && !text.isEmpty()) {
+      text = TeammateNotes.of(project, location).fence(file, text).text();
     }
     return new McpSchema.ReadResourceResult(
         List.of(new McpSchema.TextResourceContents(uri, "text/markdown", text)));
@@ -230,15 +281,26 @@ final class McpTools {
         }
         case "memory_read" -> answer(folder.read(MemoryServices.text(args, "path").orElse(null)));
         case "memory_list" -> answer(folder.list(MemoryServices.text(args, "prefix")));
-        case "memory_save" ->
-            answer(
-                folder.save(
-                    new MemoryFolder.SaveRequest(
-                        MemoryServices.text(args, "scope").orElse(null),
-                        MemoryServices.text(args, "name").orElse(null),
-                        MemoryServices.text(args, "type").orElse(null),
-                        MemoryServices.text(args, "description").orElse(null),
-                        MemoryServices.text(args, "body").orElse(null))));
+        case "memory_save" -> {
+          MemoryFolder.Outcome<MemoryFolder.Saved> saved =
+              folder.save(
+                  new MemoryFolder.SaveRequest(
+                      MemoryServices.text(args, "scope").orElse(null),
+                      MemoryServices.text(args, "name").orElse(null),
+                      MemoryServices.text(args, "type").orElse(null),
+                      MemoryServices.text(args, "description").orElse(null),
+                      MemoryServices.text(args, "body").orElse(null)));
+          if (saved instanceof MemoryFolder.Outcome.Done<MemoryFolder.Saved> done
+              && "team".equals(done.value().scope())) {
+            // Asked only after a team save went through: the answer says whether it waits.
+            yield success(
+                saved(
+                    done.value(),
+                    RepositoryReview.of(
+                        project.get(), MemoryLocation.resolve(project.get()).teamDirectory())));
+          }
+          yield answer(saved);
+        }
         case "memory_delete" ->
             answer(
                 folder.delete(
@@ -325,21 +387,7 @@ final class McpTools {
               .createObjectNode()
               .put("path", read.path())
               .put("content", read.content());
-      case MemoryFolder.Saved saved -> {
-        ObjectNode node =
-            MemoryServices.JSON
-                .createObjectNode()
-                .put("path", saved.path())
-                .put("scope", saved.scope())
-                .put("created", saved.created());
-        saved.keptCopy().ifPresent(copy -> node.put("previousVersionKeptAt", copy.toString()));
-        node.put(
-            "message",
-            "team".equals(saved.scope())
-                ? "saved; tmem's daemon shares it with the team"
-                : "saved for this person only");
-        yield node;
-      }
+      case MemoryFolder.Saved saved -> saved(saved, RepositoryReview.State.UNKNOWN);
       case MemoryFolder.Deleted deleted ->
           MemoryServices.JSON
               .createObjectNode()
@@ -356,6 +404,29 @@ final class McpTools {
     };
   }
 
+  private static ObjectNode saved(MemoryFolder.Saved saved, RepositoryReview.State review) {
+    ObjectNode node =
+        MemoryServices.JSON
+            .createObjectNode()
+            .put("path", saved.path())
+            .put("scope", saved.scope())
+            .put("created", saved.created());
+    saved.keptCopy().ifPresent(copy -> node.put("previousVersionKeptAt", copy.toString()));
+    String message;
+    if (!"team".equals(saved.scope())) {
+      message = "saved for this person only";
+    } else if (review == RepositoryReview.State.REQUIRED) {
+      node.put("waitsForReview", true);
+      message =
+          "saved; tmem's daemon sends it to the server, where it waits for review: teammates get"
+              + " it once a reviewer approves it";
+    } else {
+      message = "saved; tmem's daemon shares it with the team";
+    }
+    node.put("message", message);
+    return node;
+  }
+
   private static ObjectNode entry(MemoryFolder.Entry entry) {
     ObjectNode node = MemoryServices.JSON.createObjectNode().put("path", entry.path());
     node.put("scope", entry.scope());
@@ -363,6 +434,7 @@ final class McpTools {
     entry.name().ifPresent(name -> node.put("name", name));
     entry.description().ifPresent(description -> node.put("description", description));
     entry.author().ifPresent(author -> node.put("author", author));
+    entry.written().ifPresent(written -> node.put("written", written.toString()));
     node.put("modified", entry.modified().toString());
     return node;
   }

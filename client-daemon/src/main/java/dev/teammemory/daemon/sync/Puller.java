@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import dev.teammemory.protocol.Checksums;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -18,7 +19,8 @@ import java.util.logging.Logger;
  * Brings what a {@link Transport} read from the server into the team folder. Server wins per key,
  * except a key edited locally since the last sync, which is kept (and pushed, reported as a
  * conflict when the server changed it too). Identical files are not rewritten; local files the
- * server lacks stay.
+ * server lacks stay. Once a pull is applied, who wrote the files it brought (as its transport
+ * learned it) is kept in the project's state ({@link TeamAuthors}) for the hooks and MCP.
  */
 final class Puller {
 
@@ -26,10 +28,19 @@ final class Puller {
 
   private final TeamFolder folder;
   private final KeptCopies keptCopies;
+  private final Path stateDir;
+  private TeamAuthors authors;
 
-  Puller(TeamFolder folder, KeptCopies keptCopies) {
+  Puller(TeamFolder folder, KeptCopies keptCopies, Path stateDir) {
     this.folder = folder;
     this.keptCopies = keptCopies;
+    this.stateDir = stateDir;
+    this.authors = TeamAuthors.load(stateDir, folder.root());
+  }
+
+  /** Who wrote the pulled files, as far as this daemon learned: a transport reads no key twice. */
+  TeamAuthors authors() {
+    return authors;
   }
 
   /**
@@ -44,20 +55,42 @@ final class Puller {
     return keptCopies.keep(key, bytes.get(), when).toString();
   }
 
+  /**
+   * Applies the whole repository from a read that names no authors (a repository nobody wrote): the
+   * authors kept stay as they are.
+   */
   PullOutcome apply(
       SyncLedger ledger,
       Map<String, String> entries,
       Map<String, String> deletedKeys,
       String repositoryChecksum) {
-    return apply(ledger, entries, deletedKeys, repositoryChecksum, OptionalLong.empty());
+    return applyToFolder(ledger, entries, deletedKeys, repositoryChecksum, OptionalLong.empty());
   }
 
   /**
-   * Applies the server's entries and tombstones. Without {@code version} they are the whole
-   * repository; with it they are the keys written after the ledger's version, and every other key
-   * stays as the ledger knows it.
+   * Applies the server's entries and tombstones, then keeps {@code learned}, who wrote the files
+   * they bring, when the pull went through. Without {@code version} they are the whole repository
+   * (and the authors of keys it no longer holds are dropped); with it they are the keys written
+   * after the ledger's version, and every other key stays as the ledger knows it.
    */
   PullOutcome apply(
+      SyncLedger ledger,
+      Map<String, String> entries,
+      Map<String, String> deletedKeys,
+      String repositoryChecksum,
+      OptionalLong version,
+      Map<String, TeamAuthors.Learned> learned) {
+    PullOutcome outcome = applyToFolder(ledger, entries, deletedKeys, repositoryChecksum, version);
+    if (outcome instanceof PullOutcome.Pulled) {
+      authorsLearned(
+          ledger.repo(),
+          learned,
+          version.isEmpty() ? Optional.of(entries.keySet()) : Optional.empty());
+    }
+    return outcome;
+  }
+
+  private PullOutcome applyToFolder(
       SyncLedger ledger,
       Map<String, String> entries,
       Map<String, String> deletedKeys,
@@ -240,5 +273,29 @@ final class Puller {
     }
     ledger.pulled();
     return new PullOutcome.Pulled(written, deleted, conflicts, refusedNow);
+  }
+
+  /**
+   * Keeps what a pull learned of authors in the project's state, for the hooks and MCP.
+   *
+   * @param serverKeys every key the server holds, after a whole read; empty after a read of changes
+   */
+  private void authorsLearned(
+      String repo, Map<String, TeamAuthors.Learned> learned, Optional<Set<String>> serverKeys) {
+    TeamAuthors updated = authors.with(learned);
+    if (serverKeys.isPresent()) {
+      updated = updated.onlyFor(serverKeys.get());
+    }
+    if (updated.equals(authors)) {
+      return;
+    }
+    try {
+      updated.save(stateDir);
+      authors = updated;
+    } catch (IOException notSaved) {
+      // Attribution is missing until the next pull, never wrong: the sync itself went through.
+      LOG.warning(
+          repo + ": could not keep the authors of the pulled files: " + notSaved.getMessage());
+    }
   }
 }

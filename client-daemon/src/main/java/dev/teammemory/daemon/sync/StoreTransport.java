@@ -93,6 +93,7 @@ final class StoreTransport implements Transport {
       return pullWhole(ledger, true);
     }
     Map<String, String> contents = new TreeMap<>();
+    Map<String, TeamAuthors.Learned> learned = new TreeMap<>();
     boolean listed = false;
     for (Map.Entry<String, String> changed : changes.changed().entrySet()) {
       String key = changed.getKey();
@@ -113,7 +114,10 @@ final class StoreTransport implements Transport {
       }
       Response<StoredMemory> memory = store.get(storeId, id.get());
       switch (memory) {
-        case Response.Ok<StoredMemory> ok -> contents.put(key, ok.body().content());
+        case Response.Ok<StoredMemory> ok -> {
+          contents.put(key, ok.body().content());
+          learnedFrom(ok.body(), changes.authorOf(key), learned);
+        }
         case Response.NotFound<StoredMemory> gone -> {
           // Deleted since the feed answered; the next change names the delete.
         }
@@ -124,7 +128,7 @@ final class StoreTransport implements Transport {
     }
     Map<String, String> deleted = new TreeMap<>(changes.deleted());
     return puller.apply(
-        ledger, contents, deleted, changes.checksum(), OptionalLong.of(changes.version()));
+        ledger, contents, deleted, changes.checksum(), OptionalLong.of(changes.version()), learned);
   }
 
   /**
@@ -134,6 +138,7 @@ final class StoreTransport implements Transport {
   private PullOutcome pullWhole(SyncLedger ledger, boolean lookUpOn404) {
     Map<String, String> entries = new TreeMap<>();
     Map<String, String> ids = new TreeMap<>();
+    Map<String, TeamAuthors.Learned> learned = new TreeMap<>();
     Response<ExportSummary> response =
         client
             .memoryStores()
@@ -142,10 +147,11 @@ final class StoreTransport implements Transport {
                 memory -> {
                   entries.put(memory.key(), memory.content());
                   ids.put(memory.key(), memory.id());
+                  learnedFrom(memory, Optional.empty(), learned);
                 });
     return switch (response) {
       case Response.Ok<ExportSummary> ok when ok.body().version().isPresent() ->
-          startOver(ledger, entries, ids, ok.body().version().getAsLong());
+          startOver(ledger, entries, ids, ok.body().version().getAsLong(), learned);
       case Response.Ok<ExportSummary> unversioned -> pullWholeByTeamMemory(ledger);
       case Response.NotFound<ExportSummary> noExport when lookUpOn404 -> {
         // Either a server without the export, or a store it no longer knows (a new install, a
@@ -173,7 +179,11 @@ final class StoreTransport implements Transport {
    * this folder back.
    */
   private PullOutcome startOver(
-      SyncLedger ledger, Map<String, String> entries, Map<String, String> ids, long version) {
+      SyncLedger ledger,
+      Map<String, String> entries,
+      Map<String, String> ids,
+      long version,
+      Map<String, TeamAuthors.Learned> learned) {
     Map<String, String> checksums = new TreeMap<>();
     entries.forEach((key, content) -> checksums.put(key, Checksums.ofContent(content)));
     String repositoryChecksum = Checksums.ofRepository(checksums);
@@ -210,7 +220,9 @@ final class StoreTransport implements Transport {
         tombstones.clear();
       }
     }
-    PullOutcome outcome = puller.apply(ledger, entries, tombstones, repositoryChecksum);
+    PullOutcome outcome =
+        puller.apply(
+            ledger, entries, tombstones, repositoryChecksum, OptionalLong.empty(), learned);
     if (outcome instanceof PullOutcome.Pulled) {
       ledger.memoryIdsAre(ids);
       ledger.versionIs(version, repositoryChecksum);
@@ -233,9 +245,7 @@ final class StoreTransport implements Transport {
     if (!(response instanceof Response.Ok<RepositorySnapshot> ok)) {
       return teamMemory.pull(ledger, false);
     }
-    PullOutcome outcome =
-        puller.apply(
-            ledger, ok.body().content().entries(), ok.body().deletedKeys(), ok.body().checksum());
+    PullOutcome outcome = teamMemory.applyWhole(ledger, ok.body());
     if (outcome instanceof PullOutcome.Pulled) {
       Optional<PullOutcome> failed = listIds(ledger, client.memoryStores(), storeId);
       if (failed.isPresent()) {
@@ -244,6 +254,16 @@ final class StoreTransport implements Transport {
       ledger.versionIs(ok.body().version(), ok.body().checksum());
     }
     return outcome;
+  }
+
+  /** What a memory read through the Memory Stores API says of its author. */
+  private static void learnedFrom(
+      StoredMemory memory, Optional<String> feedAuthor, Map<String, TeamAuthors.Learned> learned) {
+    memory
+        .author()
+        .or(() -> feedAuthor)
+        .flatMap(author -> TeamAuthors.Learned.of(author, memory.writtenAt(), memory.checksum()))
+        .ifPresent(author -> learned.put(memory.key(), author));
   }
 
   private Optional<PullOutcome> listIds(

@@ -110,7 +110,8 @@ public final class SyncEngine implements AutoCloseable {
             new TeamMemoryTransport(
                 target.repo(),
                 client,
-                new Puller(folder, KeptCopies.of(target.stateDir(), System.getenv()))));
+                new Puller(
+                    folder, KeptCopies.of(target.stateDir(), System.getenv()), target.stateDir())));
     this.pusher = new Pusher(target.repo(), client, folder, guard);
     String name = target.repo().replace('/', '-');
     this.worker =

@@ -244,6 +244,11 @@ public final class TeamFolder {
 
   /** The key of a path under the folder: its relative path with {@code /} separators. */
   String keyOf(Path file) {
+    return keyOf(root, file);
+  }
+
+  /** The key of {@code file} in the team folder {@code root}. */
+  static String keyOf(Path root, Path file) {
     Path relative = root.relativize(file);
     StringBuilder key = new StringBuilder();
     for (Path part : relative) {

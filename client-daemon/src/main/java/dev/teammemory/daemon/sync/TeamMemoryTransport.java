@@ -16,6 +16,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -23,16 +24,19 @@ import java.util.logging.Logger;
 
 /**
  * The whole repository at a time, on {@code team_memory}: a pull reads the repository (or learns
- * with {@code If-None-Match} that it did not change); a push sends the changed files in batches
- * packed by {@link BatchPlanner}, each chained on the previous response's checksum. A {@code 412}
- * refreshes the server's checksums with the hashes probe and retries from the same files, at most
- * twice.
+ * with {@code If-None-Match} that it did not change), and the history of each key new to this
+ * daemon for its author; a push sends the changed files in batches packed by {@link BatchPlanner},
+ * each chained on the previous response's checksum. A {@code 412} refreshes the server's checksums
+ * with the hashes probe and retries from the same files, at most twice.
  */
 final class TeamMemoryTransport implements Transport {
 
   private static final Logger LOG = Logger.getLogger(TeamMemoryTransport.class.getName());
   private static final int MAX_PRECONDITION_RETRIES = 2;
   private static final int MAX_CAP_RETRIES = 2;
+
+  /** The most history reads one pull spends on learning authors; more keys wait for a change. */
+  static final int MAX_AUTHOR_READS = 50;
 
   private final String repo;
   private final TeamMemoryClient client;
@@ -79,9 +83,7 @@ final class TeamMemoryTransport implements Transport {
         client.fetch(
             repo, onlyIfChanged ? Optional.of(ledger.repositoryChecksum()) : Optional.empty());
     return switch (response) {
-      case Response.Ok<RepositorySnapshot> ok ->
-          puller.apply(
-              ledger, ok.body().content().entries(), ok.body().deletedKeys(), ok.body().checksum());
+      case Response.Ok<RepositorySnapshot> ok -> applyWhole(ledger, ok.body());
       case Response.NotModified<RepositorySnapshot> notModified -> new PullOutcome.Unchanged();
       // A 404 on a read means a repository nobody wrote yet: empty. When this daemon has synced
       // files with it, that is the server's word that it forgot the repository.
@@ -94,6 +96,45 @@ final class TeamMemoryTransport implements Transport {
       }
       default -> PullOutcome.notPulled(response, repo, "the pull", client);
     };
+  }
+
+  /**
+   * Applies a whole {@code team_memory} read, whose entries name no authors: the author of each key
+   * whose version is new to this daemon is the newest version of its history (one read per such
+   * key, at most {@link #MAX_AUTHOR_READS} a pull; an unchanged key is never read).
+   */
+  PullOutcome applyWhole(SyncLedger ledger, RepositorySnapshot snapshot) {
+    Map<String, String> entries = snapshot.content().entries();
+    Map<String, TeamAuthors.Learned> learned = new TreeMap<>();
+    Map<String, TeamAuthors.Learned> known = puller.authors().byKey();
+    int reads = 0;
+    for (Map.Entry<String, String> entry : entries.entrySet()) {
+      String key = entry.getKey();
+      String theirs = Checksums.ofContent(entry.getValue());
+      TeamAuthors.Learned knownAuthor = known.get(key);
+      if (ledger.serverChecksum(key).filter(theirs::equals).isPresent()
+          || (knownAuthor != null && knownAuthor.checksum().equals(theirs))) {
+        continue;
+      }
+      if (reads++ == MAX_AUTHOR_READS) {
+        break;
+      }
+      if (client.history(repo, key) instanceof Response.Ok<EntryHistory> history) {
+        history.body().versions().stream()
+            .findFirst()
+            .filter(newest -> !newest.deleted() && newest.checksum().equals(theirs))
+            .flatMap(
+                newest -> TeamAuthors.Learned.of(newest.author(), Optional.of(newest.at()), theirs))
+            .ifPresent(author -> learned.put(key, author));
+      }
+    }
+    return puller.apply(
+        ledger,
+        entries,
+        snapshot.deletedKeys(),
+        snapshot.checksum(),
+        OptionalLong.empty(),
+        learned);
   }
 
   @Override

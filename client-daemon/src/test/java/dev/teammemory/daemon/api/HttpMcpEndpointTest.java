@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
 import dev.teammemory.daemon.home.Environment;
-import dev.teammemory.daemon.memory.MemoryLocation;
+import dev.teammemory.daemon.testing.OfflineMachine;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -21,7 +21,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -47,19 +46,7 @@ class HttpMcpEndpointTest {
         memory.resolve("testing-policy.md"),
         "---\nname: testing-policy\ndescription: real database\ntype: feedback\n---\n\nReal.\n");
     project = Files.createDirectories(home.resolve("shop"));
-    Environment environment =
-        new Environment(
-            Map.of(
-                "CLAUDE_CONFIG_DIR",
-                home.resolve(".claude").toString(),
-                "XDG_STATE_HOME",
-                home.resolve("state").toString(),
-                MemoryLocation.OVERRIDE_VARIABLE,
-                home.resolve("memory").toString(),
-                "TMEM_OFFLINE",
-                "1"),
-            home,
-            home);
+    Environment environment = OfflineMachine.environment(home, home.resolve("memory"), home);
     endpoint =
         new HttpMcpEndpoint(
             new McpTools(environment, Clock.systemUTC(), McpTools.Binding.PER_CALL), "test");

@@ -3,7 +3,7 @@ package dev.teammemory.daemon.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.teammemory.daemon.home.Environment;
-import dev.teammemory.daemon.memory.MemoryLocation;
+import dev.teammemory.daemon.testing.OfflineMachine;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -19,7 +19,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -36,18 +35,7 @@ class LocalApiConnectionsTest {
   @BeforeEach
   void start() throws IOException {
     Environment environment =
-        new Environment(
-            Map.of(
-                "CLAUDE_CONFIG_DIR",
-                home.resolve(".claude").toString(),
-                "XDG_STATE_HOME",
-                home.resolve("xdg").toString(),
-                MemoryLocation.OVERRIDE_VARIABLE,
-                Files.createDirectories(home.resolve("memory")).toString(),
-                "TMEM_OFFLINE",
-                "1"),
-            home,
-            home);
+        OfflineMachine.environment(home, Files.createDirectories(home.resolve("memory")), home);
     api = LocalApi.serve(environment, Clock.systemUTC(), 0);
   }
 
@@ -73,6 +61,35 @@ class LocalApiConnectionsTest {
 
     // Answered at all within the deadline is the point: before, two stuck readers took both of
     // the API's threads and every later request waited until they gave up.
+    assertARequestIsAnswered();
+  }
+
+  @Test
+  void threeIdleConnectionsAndThreeStuckInTheirBodiesDoNotStallARequest() throws Exception {
+    for (int i = 0; i < 3; i++) {
+      // Connected, and not a byte sent.
+      halfOpen.add(new Socket(InetAddress.getLoopbackAddress(), api.port()));
+    }
+    String token = Files.readString(ApiToken.file(OfflineMachine.stateHome(home))).strip();
+    for (int i = 0; i < 3; i++) {
+      Socket socket = new Socket(InetAddress.getLoopbackAddress(), api.port());
+      OutputStream out = socket.getOutputStream();
+      // Whole headers of an authorised hook call promising 100 bytes of body, then 2 of them:
+      // its handler is left reading the body.
+      out.write(
+          ("POST /v1/hooks/session-start HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+                  + token
+                  + "\r\nContent-Length: 100\r\n\r\n{\"")
+              .getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      halfOpen.add(socket);
+    }
+
+    assertARequestIsAnswered();
+  }
+
+  /** A request without a token is answered (401) within the deadline, not left waiting. */
+  private void assertARequestIsAnswered() throws Exception {
     HttpResponse<String> answered =
         HttpClient.newHttpClient()
             .send(

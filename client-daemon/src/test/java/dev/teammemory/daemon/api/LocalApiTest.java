@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.teammemory.daemon.home.Environment;
 import dev.teammemory.daemon.memory.ClaudeLayout;
-import dev.teammemory.daemon.memory.MemoryLocation;
+import dev.teammemory.daemon.testing.OfflineMachine;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -43,20 +43,8 @@ class LocalApiTest {
     Files.writeString(
         memory.resolve("feedback_bun.md"),
         "---\nname: Bun\ndescription: package manager: use bun, not npm\ntype: feedback\n---\n\nUse bun.\n");
-    Environment environment =
-        new Environment(
-            Map.of(
-                "CLAUDE_CONFIG_DIR",
-                home.resolve(".claude").toString(),
-                "XDG_STATE_HOME",
-                home.resolve("xdg").toString(),
-                MemoryLocation.OVERRIDE_VARIABLE,
-                memory.toString(),
-                "TMEM_OFFLINE",
-                "1"),
-            home,
-            project);
-    state = home.resolve("xdg/tmem");
+    Environment environment = OfflineMachine.environment(home, memory, project);
+    state = OfflineMachine.stateHome(home);
     api =
         LocalApi.start(
             0,

@@ -5,12 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.teammemory.daemon.memory.MemoryLocation;
 import dev.teammemory.daemon.secrets.SecretTokens;
+import dev.teammemory.daemon.sync.Project;
+import dev.teammemory.daemon.sync.ProjectRegistry;
 import dev.teammemory.daemon.testing.Conditions;
+import dev.teammemory.daemon.testing.OfflineMachine;
 import dev.teammemory.daemon.testing.TmemCommand;
 import java.io.IOException;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -22,6 +25,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -76,22 +80,10 @@ class McpClientIT {
   @BeforeEach
   void aProjectWithTeamMemory() throws IOException {
     memory = Files.createDirectories(home.resolve("memory"));
-    Files.createDirectories(memory.resolve("team"));
-    Files.writeString(
-        memory.resolve("team/testing-policy.md"),
-        "---\nname: testing-policy\ndescription: integration tests hit a real database\n"
-            + "type: feedback\n---\n\nIntegration tests hit a real database, never mocks.\n");
-    Files.writeString(
-        memory.resolve("team/MEMORY.md"),
-        "- [testing-policy](testing-policy.md) — integration tests hit a real database\n");
+    OfflineMachine.teamTestingPolicy(memory);
     project = Files.createDirectories(home.resolve("shop"));
-    environment = new LinkedHashMap<>();
-    environment.put("HOME", home.toString());
+    environment = OfflineMachine.variables(home, memory);
     environment.put("PATH", System.getenv("PATH"));
-    environment.put("CLAUDE_CONFIG_DIR", home.resolve(".claude").toString());
-    environment.put("XDG_STATE_HOME", home.resolve("state").toString());
-    environment.put(MemoryLocation.OVERRIDE_VARIABLE, memory.toString());
-    environment.put("TMEM_OFFLINE", "1");
   }
 
   /** Every tool, called the way an agent would; the token-holding save is refused. */
@@ -177,7 +169,10 @@ class McpClientIT {
   @Test
   void theOfficialClientListsAndCallsEveryToolOverHttpAndForeignCallersAreRefused()
       throws Exception {
-    Path state = home.resolve("state/tmem");
+    Path state = OfflineMachine.stateHome(home);
+    // A registered checkout: over HTTP its indexes are listed as resources.
+    new ProjectRegistry(state)
+        .add(new Project("acme/shop", memory.resolve("team"), Optional.of(project)));
     List<String> command = new ArrayList<>(TmemCommand.of("api", "--port", "0"));
     ProcessBuilder builder =
         new ProcessBuilder(command)
@@ -201,6 +196,20 @@ class McpClientIT {
       JsonNode seen = client(plan);
 
       assertEveryToolAnswered(seen);
+      String query = "?project=" + URLEncoder.encode(project.toString(), StandardCharsets.UTF_8);
+      // The SDK lists a stateless server's resources in no particular order.
+      assertThat(seen.path("resources").findValuesAsText("uri"))
+          .containsExactlyInAnyOrder(
+              McpTools.TEAM_INDEX_URI + query, McpTools.PRIVATE_INDEX_URI + query);
+      JsonNode teamIndex = JSON.createObjectNode();
+      for (JsonNode resource : seen.path("resources")) {
+        if (resource.path("uri").asText().startsWith(McpTools.TEAM_INDEX_URI)) {
+          teamIndex = resource;
+        }
+      }
+      assertThat(teamIndex.path("text").asText())
+          .startsWith("<teammate-notes source=\"team/MEMORY.md\" author=\"unknown\"")
+          .contains("testing-policy.md");
       for (JsonNode tool : seen.path("tools")) {
         assertThat(tool.path("required").toString()).as(tool.toString()).contains("\"project\"");
       }

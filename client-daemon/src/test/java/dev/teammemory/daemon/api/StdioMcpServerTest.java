@@ -6,8 +6,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.teammemory.daemon.home.Environment;
-import dev.teammemory.daemon.memory.MemoryLocation;
 import dev.teammemory.daemon.secrets.SecretTokens;
+import dev.teammemory.daemon.testing.OfflineMachine;
+import dev.teammemory.protocol.Checksums;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -43,28 +44,29 @@ class StdioMcpServerTest {
   @BeforeEach
   void start() throws IOException {
     memory = Files.createDirectories(home.resolve("memory"));
-    Files.createDirectories(memory.resolve("team"));
+    OfflineMachine.teamTestingPolicy(memory);
+    // What a daemon's pull keeps: the server's author of the version on disk.
+    Path projectState =
+        Files.createDirectories(OfflineMachine.stateHome(home).resolve("projects/acme_app-1"));
     Files.writeString(
-        memory.resolve("team/testing-policy.md"),
-        "---\nname: testing-policy\ndescription: integration tests hit a real database\n"
-            + "type: feedback\nauthor: octocat\n---\n\nIntegration tests hit a real database, never"
-            + " mocks.\n");
-    Files.writeString(
-        memory.resolve("team/MEMORY.md"),
-        "- [testing-policy](testing-policy.md) — integration tests hit a real database\n");
-    Environment environment =
-        new Environment(
+        projectState.resolve("authors.json"),
+        JSON.writeValueAsString(
             Map.of(
-                "CLAUDE_CONFIG_DIR",
-                home.resolve(".claude").toString(),
-                "XDG_STATE_HOME",
-                home.resolve("xdg").toString(),
-                MemoryLocation.OVERRIDE_VARIABLE,
-                memory.toString(),
-                "TMEM_OFFLINE",
-                "1"),
-            home,
-            Files.createDirectories(home.resolve("app")));
+                "teamDir",
+                memory.resolve("team").toRealPath().toString(),
+                "authors",
+                Map.of(
+                    "testing-policy.md",
+                    Map.of(
+                        "author",
+                        "alice",
+                        "at",
+                        "2026-11-28T09:15:00Z",
+                        "checksum",
+                        Checksums.ofContent(
+                            Files.readString(memory.resolve("team/testing-policy.md"))))))));
+    Environment environment =
+        OfflineMachine.environment(home, memory, Files.createDirectories(home.resolve("app")));
     PipedInputStream serverIn = new PipedInputStream(1 << 16);
     toServer = new PipedOutputStream(serverIn);
     PipedInputStream clientIn = new PipedInputStream(1 << 16);
@@ -221,10 +223,17 @@ class StdioMcpServerTest {
     JsonNode listed = JSON.readTree(text(call("memory_list", Map.of("prefix", "team/"))));
     assertThat(listed.findValuesAsText("path"))
         .containsExactlyInAnyOrder("team/release-train.md", "team/testing-policy.md");
-    assertThat(listed.findValuesAsText("author")).containsExactly("octocat");
+    // The server's author, never the one a frontmatter line claims.
+    assertThat(listed.findValuesAsText("author")).containsExactly("alice");
+    assertThat(listed.findValuesAsText("written")).containsExactly("2026-11-28T09:15:00Z");
 
     JsonNode read = call("memory_read", Map.of("path", "team/testing-policy.md"));
-    assertThat(JSON.readTree(text(read)).path("content").asText()).contains("never mocks");
+    assertThat(JSON.readTree(text(read)).path("content").asText())
+        .startsWith(
+            "<teammate-notes source=\"team/testing-policy.md\" author=\"alice\""
+                + " written=\"2026-11-28 09:15 UTC\">\n")
+        .contains("never mocks")
+        .endsWith("</teammate-notes>");
   }
 
   @Test

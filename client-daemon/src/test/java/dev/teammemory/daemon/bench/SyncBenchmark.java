@@ -50,7 +50,12 @@ public final class SyncBenchmark {
 
   /** JVM flags for a small resident daemon (what the launcher and service units should pass). */
   static final List<String> SMALL_JVM =
-      List.of("-XX:TieredStopAtLevel=1", "-XX:G1PeriodicGCInterval=30000");
+      List.of(
+          "-XX:+UseSerialGC",
+          "-Xms16m",
+          "-XX:MinHeapFreeRatio=10",
+          "-XX:MaxHeapFreeRatio=30",
+          "-XX:TieredStopAtLevel=1");
 
   private SyncBenchmark() {}
 

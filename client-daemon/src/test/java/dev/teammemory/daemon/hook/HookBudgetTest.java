@@ -116,10 +116,10 @@ class HookBudgetTest {
     assertThat(shown).isGreaterThan(50).isLessThan(MemoryIndex.MAX_LINES);
     assertThat(context)
         .startsWith(
-            "## team/MEMORY.md (shared with everyone on this repository)\n\n"
-                + String.join("\n", index.subList(0, shown)))
+            "## team/MEMORY.md (shared with everyone on this repository)\n\n<teammate-notes ")
         .contains(
-            "> Only the first "
+            String.join("\n", index.subList(0, shown))
+                + "\n</teammate-notes>\n> Only the first "
                 + shown
                 + " of "
                 + MemoryIndex.MAX_LINES

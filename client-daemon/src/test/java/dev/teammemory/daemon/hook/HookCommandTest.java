@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.teammemory.daemon.agent.TeammateNotes;
 import dev.teammemory.daemon.compact.HandMadeTranscript;
 import dev.teammemory.daemon.home.Environment;
 import dev.teammemory.daemon.memory.MemoryLocation;
@@ -129,8 +130,13 @@ class HookCommandTest {
 
     assertThat(json(tmem.out()).path("hookSpecificOutput").path("additionalContext").asText())
         .startsWith(
-            "## team/MEMORY.md (shared with everyone on this repository)\n\n- [Testing](testing.md)")
-        .contains("## Team memory", "Never put a key, token, password or other credential")
+            "## team/MEMORY.md (shared with everyone on this repository)\n\n<teammate-notes"
+                + " source=\"team/MEMORY.md\" author=\"unknown\" written=\"unknown\">\n")
+        .contains(
+            "- [Testing](testing.md) — real PostgreSQL in tests\n</teammate-notes>",
+            "## Team memory",
+            "Never put a key, token, password or other credential",
+            TeammateNotes.MEANING)
         .doesNotContain("feedback_bun.md", "# Auto memory", "## MEMORY.md");
   }
 

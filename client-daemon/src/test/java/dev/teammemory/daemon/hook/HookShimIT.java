@@ -151,7 +151,8 @@ class HookShimIT {
     assertThat(sessionStart.exitCode()).isZero();
     assertThat(context(sessionStart))
         .startsWith(
-            "## team/MEMORY.md (shared with everyone on this repository)\n\n- [Testing](testing.md)");
+            "## team/MEMORY.md (shared with everyone on this repository)\n\n<teammate-notes ")
+        .contains("- [Testing](testing.md)");
     assertThat(prompt.exitCode()).isZero();
     assertThat(context(prompt))
         .contains(

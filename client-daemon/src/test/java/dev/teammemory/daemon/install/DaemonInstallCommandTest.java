@@ -41,8 +41,8 @@ class DaemonInstallCommandTest {
         .contains("EnvironmentFile=-" + home.resolve(".config/tmem/env") + "\n")
         .contains("Restart=on-failure\n")
         .contains(
-            "Environment=\"JDK_JAVA_OPTIONS=-XX:TieredStopAtLevel=1"
-                + " -XX:G1PeriodicGCInterval=30000\"\n")
+            "Environment=\"JDK_JAVA_OPTIONS=-XX:+UseSerialGC -Xms16m -XX:MinHeapFreeRatio=10"
+                + " -XX:MaxHeapFreeRatio=30 -XX:TieredStopAtLevel=1\"\n")
         .contains("WantedBy=default.target\n")
         .doesNotContain("{{");
     assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(systemdUnit())))

@@ -33,6 +33,9 @@ public final class ServerProcess implements AutoCloseable {
   public static final String BOB = "token-bob";
   public static final String READER = "token-reader";
 
+  /** erin, an admin of every repository: she may switch a repository's review on. */
+  public static final String ADMIN = "token-admin";
+
   /** dave, who may write every repository of other-org and sees nothing of acme. */
   public static final String OUTSIDER = "token-outsider";
 
@@ -65,7 +68,9 @@ public final class ServerProcess implements AutoCloseable {
             + READER
             + " carol * read\n"
             + OUTSIDER
-            + " dave other-org/* write\n",
+            + " dave other-org/* write\n"
+            + ADMIN
+            + " erin * admin\n",
         UTF_8);
   }
 

@@ -8,14 +8,16 @@ import java.util.Optional;
 /**
  * A memory of the Memory Stores API (MEMORY-STORES.md): one entry of the repository, its path
  * {@code "/" + key}. {@code content} is null in {@code view=basic}; {@code updated_by} names the
- * author of its current version (null from a server that does not say).
+ * author of its current version and {@code updated_at} when it was written (null from a server that
+ * does not say).
  */
 public record StoredMemory(
     @JsonProperty(value = "id", required = true) String id,
     @JsonProperty(value = "path", required = true) String path,
     @JsonProperty(value = "content_sha256", required = true) String contentSha256,
     @JsonProperty("content") String content,
-    @JsonProperty("updated_by") UserActor updatedBy) {
+    @JsonProperty("updated_by") UserActor updatedBy,
+    @JsonProperty("updated_at") String updatedAt) {
 
   public StoredMemory {
     requireNonNull(id, "id is null");
@@ -41,7 +43,18 @@ public record StoredMemory(
 
   /** A memory read without its author. */
   public StoredMemory(String id, String path, String contentSha256, String content) {
-    this(id, path, contentSha256, content, null);
+    this(id, path, contentSha256, content, null, null);
+  }
+
+  /** A memory read with its author but not when they wrote it. */
+  public StoredMemory(
+      String id, String path, String contentSha256, String content, UserActor updatedBy) {
+    this(id, path, contentSha256, content, updatedBy, null);
+  }
+
+  /** When the current version was written (ISO-8601), when the server said. */
+  public Optional<String> writtenAt() {
+    return Optional.ofNullable(updatedAt);
   }
 
   /** Who wrote the current version, when the server said. */
