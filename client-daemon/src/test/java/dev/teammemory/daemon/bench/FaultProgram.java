@@ -13,8 +13,10 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
@@ -38,12 +40,22 @@ import java.util.stream.Stream;
  * </pre>
  *
  * The PostgreSQL client tools ({@code pg_dump}, {@code pg_restore}) are taken from {@code
- * TMEM_PG_BIN}, else {@code /usr/lib/postgresql/15/bin}, else the {@code PATH}.
+ * TMEM_PG_BIN}, else the newest {@code /usr/lib/postgresql/<version>/bin}, else the {@code PATH}.
+ * The program stops by itself within five minutes.
  */
 public final class FaultProgram {
 
   private static final String REPO = "acme/faults";
-  private static final Duration CONVERGE = Duration.ofSeconds(180);
+  private static final Duration CONVERGE = Duration.ofSeconds(120);
+
+  /**
+   * The whole program's bound: past it, it says where it was and exits non-zero, so CI never hangs
+   * on it (a run takes about three minutes on a loaded 2-core machine, most of it starting
+   * servers).
+   */
+  private static final Duration WHOLE_RUN = Duration.ofMinutes(5);
+
+  private static final long STARTED = System.nanoTime();
 
   private final Path root;
   private final SyncFixture fixture;
@@ -65,6 +77,17 @@ public final class FaultProgram {
     if (System.getProperty("tmem.server.jar") == null) {
       System.setProperty("tmem.server.jar", "server/target/quarkus-app/quarkus-run.jar");
     }
+    Thread.ofPlatform()
+        .daemon()
+        .name("faults-deadline")
+        .start(
+            () -> {
+              pause(WHOLE_RUN);
+              System.out.println(
+                  "faults: DID NOT FINISH within " + WHOLE_RUN.toMinutes() + " minutes");
+              System.out.flush();
+              Runtime.getRuntime().halt(2);
+            });
     Path root = Files.createTempDirectory("tmem-faults-");
     boolean clean;
     try (ServerProcess first = ServerProcess.start(root.resolve("server-a"));
@@ -328,17 +351,40 @@ public final class FaultProgram {
   }
 
   private static String pgBin(String tool) {
-    for (String folder :
-        new String[] {System.getenv("TMEM_PG_BIN"), "/usr/lib/postgresql/15/bin"}) {
-      if (folder != null && Files.isExecutable(Path.of(folder, tool))) {
-        return Path.of(folder, tool).toString();
+    String chosen = System.getenv("TMEM_PG_BIN");
+    if (chosen != null && Files.isExecutable(Path.of(chosen, tool))) {
+      return Path.of(chosen, tool).toString();
+    }
+    // The newest of the machine's PostgreSQL installations (Debian's layout), else the PATH.
+    try (Stream<Path> versions = Files.list(Path.of("/usr/lib/postgresql"))) {
+      Optional<Path> newest =
+          versions
+              .map(version -> version.resolve("bin").resolve(tool))
+              .filter(Files::isExecutable)
+              .max(
+                  Comparator.comparingInt(
+                      path -> versionNumber(path.getParent().getParent().getFileName())));
+      if (newest.isPresent()) {
+        return newest.get().toString();
       }
+    } catch (IOException e) {
+      // no such folder: the PATH
     }
     return tool;
   }
 
+  private static int versionNumber(Path folder) {
+    try {
+      return Integer.parseInt(folder.toString());
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+
   private static void await(String what, BooleanSupplier condition) {
-    long end = System.nanoTime() + CONVERGE.toNanos();
+    long end =
+        Math.min(
+            System.nanoTime() + CONVERGE.toNanos(), STARTED + WHOLE_RUN.toNanos() - 5_000_000_000L);
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > end) {
         throw new IllegalStateException("not within " + CONVERGE.toSeconds() + " s: " + what);
