@@ -92,7 +92,11 @@ final class Puller {
       OptionalLong version) {
     LocalSnapshot local;
     try {
-      local = folder.scan();
+      // Nothing to apply (the feed naming only this daemon's own writes): the folder is not read.
+      local =
+          entries.isEmpty() && deletedKeys.isEmpty()
+              ? new LocalSnapshot(Map.of(), Map.of())
+              : folder.scan();
     } catch (IOException e) {
       return new PullOutcome.Failed("could not read the team folder: " + e.getMessage());
     }

@@ -34,21 +34,7 @@ final class PushPlanner {
       Duration deleteDelay) {
     List<String> changed = new ArrayList<>();
     Map<String, SyncState.Skip> skips = new TreeMap<>(snapshot.skipped());
-    for (LocalFile file : snapshot.files().values()) {
-      String key = file.key();
-      if (!ledger.changedHere(key, file.checksum())) {
-        continue;
-      }
-      Optional<SyncState.Skip> earlier = ledger.skip(key);
-      if (earlier.isPresent()
-          && file.checksum().equals(earlier.get().checksum())
-          && earlier.get().reason() != SkipReason.OVER_CAP) {
-        // The server already refused exactly this content; an edit gets a new verdict.
-        skips.put(key, earlier.get());
-        continue;
-      }
-      changed.add(key);
-    }
+    changedFiles(snapshot, ledger, changed, skips);
 
     Set<String> missing = new TreeSet<>();
     for (Map.Entry<String, String> synced : ledger.syncedChecksums().entrySet()) {
@@ -70,6 +56,40 @@ final class PushPlanner {
       }
     }
     return new PushPlan(changed, skips, missing, deletes, hold);
+  }
+
+  /**
+   * What a push of only the files the watcher named sends: their changes and skips. A look at some
+   * files never finds one missing, so it plans no delete and no hold (only a full scan does).
+   */
+  static PushPlan planFiles(LocalSnapshot look, SyncLedger ledger) {
+    List<String> changed = new ArrayList<>();
+    Map<String, SyncState.Skip> skips = new TreeMap<>(look.skipped());
+    changedFiles(look, ledger, changed, skips);
+    return new PushPlan(changed, skips, Set.of(), List.of(), Optional.empty());
+  }
+
+  /** The files edited here since the last agreement, minus the content the server refused. */
+  private static void changedFiles(
+      LocalSnapshot snapshot,
+      SyncLedger ledger,
+      List<String> changed,
+      Map<String, SyncState.Skip> skips) {
+    for (LocalFile file : snapshot.files().values()) {
+      String key = file.key();
+      if (!ledger.changedHere(key, file.checksum())) {
+        continue;
+      }
+      Optional<SyncState.Skip> earlier = ledger.skip(key);
+      if (earlier.isPresent()
+          && file.checksum().equals(earlier.get().checksum())
+          && earlier.get().reason() != SkipReason.OVER_CAP) {
+        // The server already refused exactly this content; an edit gets a new verdict.
+        skips.put(key, earlier.get());
+        continue;
+      }
+      changed.add(key);
+    }
   }
 
   /** Whether {@code vanished} of {@code synced} files going at once looks like a mass delete. */

@@ -13,6 +13,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.logging.Logger;
 
@@ -40,37 +41,63 @@ final class Pusher {
 
   /**
    * Pushes what changed: plans from one scan ({@link PushPlanner}), reads and checks the changed
-   * files, sends them, then sends the deletes that are due. {@code save} saves the ledger; it runs
-   * every {@value Checkpoint#EVERY_FILES} acknowledged files ({@link Checkpoint}), and the engine
-   * saves when the push ends.
+   * files, sends them, then sends the deletes that are due. {@code named}: only the files the
+   * watcher named are looked at; without it the whole folder is scanned, which alone finds files
+   * missing and sends deletes. {@code save} saves the ledger; it runs every {@value
+   * Checkpoint#EVERY_FILES} acknowledged files ({@link Checkpoint}), and the engine saves when the
+   * push ends.
    */
-  PushOutcome push(SyncLedger ledger, Transport transport, Duration deleteDelay, Runnable save) {
+  PushOutcome push(
+      SyncLedger ledger,
+      Transport transport,
+      Optional<Set<String>> named,
+      Duration deleteDelay,
+      Runnable save) {
+    if (named.isPresent()
+        && named.get().stream().anyMatch(key -> ledger.missingSince(key).isPresent())) {
+      // A file counted missing is back: only a full scan lets go of its delete, or of a hold.
+      return push(ledger, transport, Optional.empty(), deleteDelay, save);
+    }
     Checkpoint checkpoint = new Checkpoint(save);
     LocalSnapshot snapshot;
-    boolean folderExists = Files.isDirectory(folder.root());
-    try {
-      snapshot = folderExists ? folder.scan() : new LocalSnapshot(Map.of(), Map.of());
-    } catch (IOException e) {
-      return new PushOutcome.Rejected("could not read the team folder: " + e.getMessage());
+    PushPlan plan;
+    if (named.isPresent()) {
+      snapshot = folder.look(named.get(), ledger::changedHere);
+      plan = PushPlanner.planFiles(snapshot, ledger);
+    } else {
+      boolean folderExists = Files.isDirectory(folder.root());
+      try {
+        // A changed file's content is kept from the scan: it is read and hashed once.
+        snapshot =
+            folderExists ? folder.scan(ledger::changedHere) : new LocalSnapshot(Map.of(), Map.of());
+      } catch (IOException e) {
+        return new PushOutcome.Rejected("could not read the team folder: " + e.getMessage());
+      }
+      plan = PushPlanner.plan(snapshot, folderExists, ledger, ledger.now(), deleteDelay);
     }
-    PushPlan plan = PushPlanner.plan(snapshot, folderExists, ledger, ledger.now(), deleteDelay);
     Map<String, SyncState.Skip> skips = new TreeMap<>(plan.skips());
     Map<String, String> delta = new TreeMap<>();
     Map<String, String> checksums = new HashMap<>();
     for (String key : plan.changed()) {
-      Optional<String> content;
-      try {
-        content = folder.read(key);
-      } catch (IOException e) {
-        skips.put(key, new SyncState.Skip(SkipReason.UNREADABLE, FailureWords.describe(e), null));
-        continue;
-      }
-      if (content.isEmpty()) {
-        continue; // deleted since the scan: the next scan sees it missing
-      }
-      String checksum = Checksums.ofContent(content.get());
-      if (!ledger.changedHere(key, checksum)) {
-        continue;
+      Optional<String> content = snapshot.content(key);
+      String checksum;
+      if (content.isPresent()) {
+        checksum = snapshot.checksumOf(key);
+      } else {
+        // Its checksum came from the scan's stamps, without a read: read (and hash) it now.
+        try {
+          content = folder.read(key);
+        } catch (IOException e) {
+          skips.put(key, new SyncState.Skip(SkipReason.UNREADABLE, FailureWords.describe(e), null));
+          continue;
+        }
+        if (content.isEmpty()) {
+          continue; // deleted since the scan: the next scan sees it missing
+        }
+        checksum = Checksums.ofContent(content.get());
+        if (!ledger.changedHere(key, checksum)) {
+          continue;
+        }
       }
       if (guard.check(key, content.get()) instanceof Verdict.Flagged flagged) {
         skips.put(key, new SyncState.Skip(SkipReason.SECRET, flagged.summary(), checksum));
@@ -88,15 +115,23 @@ final class Pusher {
       checksums.put(key, checksum);
     }
     sayNewSkips(ledger, skips);
-    ledger.skipsAre(skips);
-    noteMissing(ledger, plan);
+    if (named.isPresent()) {
+      ledger.skipsOf(named.get(), skips);
+    } else {
+      ledger.skipsAre(skips);
+      noteMissing(ledger, plan);
+    }
     EntryCap.apply(ledger, delta, checksums);
-    ledger.pendingAre(delta.keySet());
+    if (named.isPresent()) {
+      ledger.pendingOf(named.get(), delta.keySet());
+    } else {
+      ledger.pendingAre(delta.keySet());
+    }
 
     PushOutcome sent =
         delta.isEmpty()
             ? new PushOutcome.NothingToPush()
-            : transport.send(ledger, delta, checksums, checkpoint);
+            : transport.send(ledger, new Outgoing(delta, checksums), checkpoint);
     if (!(sent instanceof PushOutcome.Pushed) && !(sent instanceof PushOutcome.NothingToPush)) {
       return sent;
     }

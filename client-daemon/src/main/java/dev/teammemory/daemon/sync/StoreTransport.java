@@ -40,19 +40,14 @@ final class StoreTransport implements Transport {
   private final TeamMemoryTransport teamMemory;
   private final TransportChoice choice;
 
-  StoreTransport(
-      String storeId,
-      String repo,
-      TeamMemoryClient client,
-      Puller puller,
-      TeamMemoryTransport teamMemory,
-      TransportChoice choice) {
+  /** {@code teamMemory}: the same repository's {@code team_memory}, for what the API refuses. */
+  StoreTransport(String storeId, TeamMemoryTransport teamMemory, TransportChoice choice) {
     this.storeId = storeId;
-    this.repo = repo;
-    this.client = client;
-    this.puller = puller;
     this.teamMemory = teamMemory;
     this.choice = choice;
+    this.repo = teamMemory.repo();
+    this.client = teamMemory.client();
+    this.puller = teamMemory.puller();
   }
 
   @Override
@@ -324,23 +319,19 @@ final class StoreTransport implements Transport {
    * character or not in NFC: {@link MemoryPathRules}) goes in one {@code team_memory} PUT instead.
    */
   @Override
-  public PushOutcome send(
-      SyncLedger ledger,
-      Map<String, String> delta,
-      Map<String, String> checksums,
-      Checkpoint checkpoint) {
+  public PushOutcome send(SyncLedger ledger, Outgoing files, Checkpoint checkpoint) {
     MemoryStoreClient store = client.memoryStores();
     Map<String, String> byTeamMemory = new TreeMap<>();
     List<String> conflicts = new ArrayList<>();
     int sent = 0;
-    for (Map.Entry<String, String> file : delta.entrySet()) {
+    for (Map.Entry<String, String> file : files.contents().entrySet()) {
       String key = file.getKey();
       String content = file.getValue();
       if (!MemoryPathRules.accepts(key, content)) {
         byTeamMemory.put(key, content);
         continue;
       }
-      FileResult result = sendOne(ledger, store, storeId, key, content, checksums.get(key));
+      FileResult result = sendOne(ledger, store, storeId, key, content, files.checksums().get(key));
       switch (result) {
         case FileResult.Written written -> {
           sent++;
@@ -357,7 +348,7 @@ final class StoreTransport implements Transport {
       }
     }
     if (!byTeamMemory.isEmpty()) {
-      switch (teamMemory.send(ledger, byTeamMemory, checksums, checkpoint)) {
+      switch (teamMemory.send(ledger, new Outgoing(byTeamMemory, files.checksums()), checkpoint)) {
         case PushOutcome.Pushed pushed -> {
           sent += pushed.keys();
           conflicts.addAll(pushed.conflicts());
@@ -373,7 +364,7 @@ final class StoreTransport implements Transport {
     if (sent == 0) {
       return new PushOutcome.NothingToPush();
     }
-    teamMemory.findTheirVersions(ledger, new TreeSet<>(delta.keySet()));
+    teamMemory.findTheirVersions(ledger, new TreeSet<>(files.contents().keySet()));
     ledger.pushed();
     return new PushOutcome.Pushed(sent, sent, conflicts);
   }

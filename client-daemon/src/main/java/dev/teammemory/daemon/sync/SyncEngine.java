@@ -109,12 +109,13 @@ public final class SyncEngine implements AutoCloseable {
     this.ledger = new SyncLedger(state, Clock.systemUTC());
     this.transports =
         new TransportChoice(
-            target.repo(),
-            client,
-            new Puller(
-                folder,
-                KeptCopies.of(target.stateDir(), System.getenv()),
-                (key, checksum) -> writtenAt(client, target.repo(), key, checksum)));
+            new TeamMemoryTransport(
+                target.repo(),
+                client,
+                new Puller(
+                    folder,
+                    KeptCopies.of(target.stateDir(), System.getenv()),
+                    (key, checksum) -> writtenAt(client, target.repo(), key, checksum))));
     this.pusher = new Pusher(target.repo(), client, folder, guard);
     String name = target.repo().replace('/', '-');
     this.worker =
@@ -321,7 +322,9 @@ public final class SyncEngine implements AutoCloseable {
       // adds no request.
       return;
     }
-    push();
+    // The files the watcher named are looked at alone; a delete, a folder or lost events need the
+    // whole folder scanned (only a full scan finds files missing).
+    push(folder.keysOf(paths));
   }
 
   private PullOutcome pull(boolean onlyIfChanged) {
@@ -379,6 +382,11 @@ public final class SyncEngine implements AutoCloseable {
   }
 
   private PushOutcome push() {
+    return push(Optional.empty());
+  }
+
+  /** A push of the files named, or, without names, of the whole folder scanned. */
+  private PushOutcome push(Optional<Set<String>> named) {
     cancelRetry();
     if (outageSeen) {
       // After an outage the server may be another (an empty database, a restored backup): what
@@ -391,7 +399,8 @@ public final class SyncEngine implements AutoCloseable {
     }
     PushOutcome outcome;
     try {
-      outcome = pusher.push(ledger, transports.chosen(ledger), settings.deleteDelay(), this::save);
+      outcome =
+          pusher.push(ledger, transports.chosen(ledger), named, settings.deleteDelay(), this::save);
     } catch (RuntimeException e) {
       LOG.log(Level.SEVERE, target.repo() + ": the push failed unexpectedly", e);
       outcome =

@@ -231,6 +231,12 @@ final class SyncLedger {
     skipped.putAll(skips);
   }
 
+  /** The verdicts of a look at some files: theirs replace what was known of those files alone. */
+  void skipsOf(Set<String> keys, Map<String, SyncState.Skip> skips) {
+    skipped.keySet().removeAll(keys);
+    skipped.putAll(skips);
+  }
+
   void skipped(String key, SyncState.Skip skip) {
     skipped.put(key, skip);
     pending.remove(key);
@@ -239,6 +245,12 @@ final class SyncLedger {
   void pendingAre(Collection<String> keys) {
     pending.clear();
     pending.addAll(keys);
+  }
+
+  /** What waits to be sent among some files: the rest of what waits stays as it was. */
+  void pendingOf(Set<String> keys, Collection<String> sending) {
+    pending.removeAll(keys);
+    pending.addAll(sending);
   }
 
   /** The server stored {@code sent} for the key (it answered with {@code stored}). */

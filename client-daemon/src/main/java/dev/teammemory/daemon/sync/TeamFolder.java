@@ -21,7 +21,10 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiPredicate;
 
 /**
  * The local {@code team/} folder: scans it into keys and checksums, and writes or deletes what the
@@ -65,63 +68,23 @@ public final class TeamFolder {
 
   /** Every file under the folder; symbolic links are reported, never followed. */
   LocalSnapshot scan() throws IOException {
-    Map<String, LocalFile> files = new HashMap<>();
-    Map<String, SyncState.Skip> skipped = new HashMap<>();
+    return scan((key, checksum) -> false);
+  }
+
+  /**
+   * Every file under the folder; symbolic links are reported, never followed. The content of a file
+   * this scan read and hashed is kept when {@code keep} wants it (a changed file the push sends),
+   * so that it is read and hashed once.
+   */
+  LocalSnapshot scan(BiPredicate<String, String> keep) throws IOException {
+    Seen seen = new Seen(keep);
     Files.walkFileTree(
         root,
         new SimpleFileVisitor<>() {
           @Override
-          public FileVisitResult visitFile(Path file, BasicFileAttributes attributes)
-              throws IOException {
-            if (AtomicFiles.isTemporary(file)) {
-              return FileVisitResult.CONTINUE;
-            }
-            String key = keyOf(file);
-            if (attributes.isSymbolicLink()) {
-              skipped.put(key, new SyncState.Skip(SkipReason.SYMLINK, "", null));
-            } else if (!attributes.isRegularFile()) {
-              skipped.put(key, new SyncState.Skip(SkipReason.NOT_A_FILE, "", null));
-            } else if (Keys.violation(key).isPresent()) {
-              skipped.put(
-                  key,
-                  new SyncState.Skip(
-                      SkipReason.INVALID_NAME, Keys.violation(key).orElseThrow(), null));
-            } else if (attributes.size() > MAX_FILE_BYTES) {
-              skipped.put(key, tooLarge(attributes.size()));
-            } else {
-              Stamp stamp = stamps.get(key);
-              if (stamp != null && stamp.matches(attributes)) {
-                files.put(key, new LocalFile(key, file, stamp.checksum(), stamp.size()));
-                return FileVisitResult.CONTINUE;
-              }
-              long readAt = System.currentTimeMillis();
-              try {
-                byte[] bytes = Files.readAllBytes(file);
-                if (bytes.length > MAX_FILE_BYTES) {
-                  skipped.put(key, tooLarge(bytes.length));
-                } else if (!Checksums.isValidUtf8(bytes)) {
-                  // Sent as text it would arrive altered (U+FFFD where the bytes were) on the
-                  // server and every teammate's disk: refused, and named until it is fixed.
-                  skipped.put(key, notUtf8(bytes));
-                } else {
-                  String checksum = Checksums.ofContent(Checksums.decodeLeniently(bytes));
-                  files.put(key, new LocalFile(key, file, checksum, bytes.length));
-                  if (bytes.length == attributes.size()) {
-                    stamps.put(
-                        key,
-                        new Stamp(
-                            bytes.length,
-                            attributes.lastModifiedTime(),
-                            attributes.fileKey(),
-                            checksum,
-                            readAt));
-                  }
-                }
-              } catch (NoSuchFileException vanished) {
-                // Deleted while we looked: not there.
-              } catch (IOException unreadable) {
-                skipped.put(key, unreadable(unreadable));
-              }
+          public FileVisitResult visitFile(Path file, BasicFileAttributes attributes) {
+            if (!AtomicFiles.isTemporary(file)) {
+              look(keyOf(file), file, attributes, seen);
             }
             return FileVisitResult.CONTINUE;
           }
@@ -130,12 +93,125 @@ public final class TeamFolder {
           public FileVisitResult visitFileFailed(Path file, IOException failure) {
             if (!file.equals(root) && !(failure instanceof NoSuchFileException)) {
               // Shown in `tmem status`: a file that cannot be read must not look synced.
-              skipped.put(keyOf(file), unreadable(failure));
+              seen.skipped.put(keyOf(file), unreadable(failure));
             }
             return FileVisitResult.CONTINUE;
           }
         });
-    return new LocalSnapshot(files, skipped);
+    return seen.snapshot();
+  }
+
+  /**
+   * The files of these keys alone, as a scan would see them (a key whose file is gone is left out),
+   * keeping the content of each that {@code keep} wants: the push of what the watcher named.
+   */
+  LocalSnapshot look(Set<String> keys, BiPredicate<String, String> keep) {
+    Seen seen = new Seen(keep);
+    for (String key : keys) {
+      Path file = root.resolve(key);
+      try {
+        look(
+            key, file, Files.readAttributes(file, BasicFileAttributes.class, NOFOLLOW_LINKS), seen);
+      } catch (NoSuchFileException vanished) {
+        // Deleted since the watcher saw it: only a full scan counts a file missing.
+      } catch (IOException failure) {
+        seen.skipped.put(key, unreadable(failure));
+      }
+    }
+    return seen.snapshot();
+  }
+
+  /**
+   * The watcher's paths as keys, or empty when only a full scan can tell what they mean: a path
+   * that is gone (a delete, or a rename's old name), a folder (moved in, or the whole tree after
+   * lost events), or one outside the folder.
+   */
+  Optional<Set<String>> keysOf(Set<Path> paths) {
+    Set<String> keys = new TreeSet<>();
+    for (Path path : paths) {
+      if (AtomicFiles.isTemporary(path)) {
+        continue;
+      }
+      if (!path.startsWith(root)
+          || path.equals(root)
+          || !Files.exists(path, NOFOLLOW_LINKS)
+          || Files.isDirectory(path, NOFOLLOW_LINKS)) {
+        return Optional.empty();
+      }
+      keys.add(keyOf(path));
+    }
+    return Optional.of(keys);
+  }
+
+  /** What a scan or a look has seen so far. */
+  private static final class Seen {
+    final Map<String, LocalFile> files = new HashMap<>();
+    final Map<String, SyncState.Skip> skipped = new HashMap<>();
+    final Map<String, String> contents = new HashMap<>();
+    final BiPredicate<String, String> keep;
+
+    Seen(BiPredicate<String, String> keep) {
+      this.keep = keep;
+    }
+
+    LocalSnapshot snapshot() {
+      return new LocalSnapshot(files, skipped, contents);
+    }
+  }
+
+  /**
+   * One file: skipped with the reason, or its checksum (reused while its stamp holds, else read).
+   */
+  private void look(String key, Path file, BasicFileAttributes attributes, Seen seen) {
+    if (attributes.isSymbolicLink()) {
+      seen.skipped.put(key, new SyncState.Skip(SkipReason.SYMLINK, "", null));
+    } else if (!attributes.isRegularFile()) {
+      seen.skipped.put(key, new SyncState.Skip(SkipReason.NOT_A_FILE, "", null));
+    } else if (Keys.violation(key).isPresent()) {
+      seen.skipped.put(
+          key,
+          new SyncState.Skip(SkipReason.INVALID_NAME, Keys.violation(key).orElseThrow(), null));
+    } else if (attributes.size() > MAX_FILE_BYTES) {
+      seen.skipped.put(key, tooLarge(attributes.size()));
+    } else {
+      Stamp stamp = stamps.get(key);
+      if (stamp != null && stamp.matches(attributes)) {
+        seen.files.put(key, new LocalFile(key, file, stamp.checksum(), stamp.size()));
+        return;
+      }
+      long readAt = System.currentTimeMillis();
+      try {
+        byte[] bytes = Files.readAllBytes(file);
+        if (bytes.length > MAX_FILE_BYTES) {
+          seen.skipped.put(key, tooLarge(bytes.length));
+        } else if (!Checksums.isValidUtf8(bytes)) {
+          // Sent as text it would arrive altered (U+FFFD where the bytes were) on the server and
+          // every teammate's disk: refused, and named until it is fixed.
+          seen.skipped.put(key, notUtf8(bytes));
+        } else {
+          String content = Checksums.decodeLeniently(bytes);
+          String checksum = Checksums.ofContent(content);
+          seen.files.put(key, new LocalFile(key, file, checksum, bytes.length));
+          if (seen.keep.test(key, checksum)) {
+            seen.contents.put(key, content);
+          }
+          if (bytes.length == attributes.size()) {
+            stamps.put(
+                key,
+                new Stamp(
+                    bytes.length,
+                    attributes.lastModifiedTime(),
+                    attributes.fileKey(),
+                    checksum,
+                    readAt));
+          }
+        }
+      } catch (NoSuchFileException vanished) {
+        // Deleted while we looked: not there.
+      } catch (IOException unreadable) {
+        seen.skipped.put(key, unreadable(unreadable));
+      }
+    }
   }
 
   private static SyncState.Skip unreadable(IOException failure) {

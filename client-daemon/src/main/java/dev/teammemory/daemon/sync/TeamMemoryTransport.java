@@ -44,6 +44,18 @@ final class TeamMemoryTransport implements Transport {
     this.puller = puller;
   }
 
+  String repo() {
+    return repo;
+  }
+
+  TeamMemoryClient client() {
+    return client;
+  }
+
+  Puller puller() {
+    return puller;
+  }
+
   @Override
   public Optional<String> storeId() {
     return Optional.empty();
@@ -96,11 +108,10 @@ final class TeamMemoryTransport implements Transport {
    * each a bounded number of times.
    */
   @Override
-  public PushOutcome send(
-      SyncLedger ledger,
-      Map<String, String> delta,
-      Map<String, String> checksums,
-      Checkpoint checkpoint) {
+  public PushOutcome send(SyncLedger ledger, Outgoing files, Checkpoint checkpoint) {
+    // What is left to send: a round takes out what landed and a 412 what the server has.
+    Map<String, String> delta = new TreeMap<>(files.contents());
+    Map<String, String> checksums = files.checksums();
     Tally tally = new Tally();
     int preconditionRetries = 0;
     int capRetries = 0;

@@ -2,7 +2,6 @@ package dev.teammemory.daemon.sync;
 
 import dev.teammemory.protocol.VersionChanges;
 import dev.teammemory.protocol.client.Response;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -24,15 +23,8 @@ sealed interface Transport permits TeamMemoryTransport, StoreTransport {
    */
   PullOutcome pull(SyncLedger ledger, boolean onlyIfChanged, Optional<VersionChanges> changes);
 
-  /**
-   * Sends the changed files ({@code delta}: key to content; {@code checksums}: key to the checksum
-   * of that content) and records each acknowledged one in the ledger.
-   */
-  PushOutcome send(
-      SyncLedger ledger,
-      Map<String, String> delta,
-      Map<String, String> checksums,
-      Checkpoint checkpoint);
+  /** Sends the changed files and records each acknowledged one in the ledger. */
+  PushOutcome send(SyncLedger ledger, Outgoing files, Checkpoint checkpoint);
 
   /** Sends one due delete; the pusher records what the answer means. */
   Response<?> delete(SyncLedger ledger, PushPlan.Delete delete);

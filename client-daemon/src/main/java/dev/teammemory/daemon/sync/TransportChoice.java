@@ -17,17 +17,12 @@ final class TransportChoice {
 
   private static final Logger LOG = Logger.getLogger(TransportChoice.class.getName());
 
-  private final String repo;
-  private final TeamMemoryClient client;
-  private final Puller puller;
   private final TeamMemoryTransport teamMemory;
   private Transport chosen;
 
-  TransportChoice(String repo, TeamMemoryClient client, Puller puller) {
-    this.repo = repo;
-    this.client = client;
-    this.puller = puller;
-    this.teamMemory = new TeamMemoryTransport(repo, client, puller);
+  /** {@code teamMemory}: the repository's {@code team_memory}, the transport every server has. */
+  TransportChoice(TeamMemoryTransport teamMemory) {
+    this.teamMemory = teamMemory;
     this.chosen = teamMemory;
   }
 
@@ -36,9 +31,7 @@ final class TransportChoice {
     Optional<String> storeId = ledger.storeId();
     if (!storeId.equals(chosen.storeId())) {
       chosen =
-          storeId.isPresent()
-              ? new StoreTransport(storeId.get(), repo, client, puller, teamMemory, this)
-              : teamMemory;
+          storeId.isPresent() ? new StoreTransport(storeId.get(), teamMemory, this) : teamMemory;
     }
     return chosen;
   }
@@ -51,6 +44,8 @@ final class TransportChoice {
    * server forgot.
    */
   void lookUp(SyncLedger ledger) {
+    String repo = teamMemory.repo();
+    TeamMemoryClient client = teamMemory.client();
     // A server that offers GitHub login says whether it serves the API; one with static tokens
     // only answers 404 here, and the store lookup below decides.
     if (client.authConfig() instanceof Response.Ok<AuthConfig> config

@@ -44,7 +44,8 @@ import java.util.concurrent.CountDownLatch;
  *
  * Run: {@code deploy/scripts/benchmark.sh per-file-sync [EDITS=10] [FOLLOWERS=100]}; {@code
  * -Dbench.parts=first} measures only the first sync and the first push, {@code
- * -Dbench.parts=push-cpu} only the push CPU per edit.
+ * -Dbench.parts=push-cpu} only the push CPU per edit, {@code -Dbench.parts=edit} the figures of one
+ * edit (the follower's wire, edit → visible, push CPU).
  */
 public final class PerFileSyncBenchmark {
 
@@ -70,6 +71,14 @@ public final class PerFileSyncBenchmark {
         ServerProcess.start(root.resolve("server"), "TMEM_LIMITS_MAX_ENTRIES=20000")) {
       String parts = System.getProperty("bench.parts", "all");
       if (parts.equals("push-cpu")) {
+        pushCpu(server, root.resolve("push-cpu"), Math.max(edits, 20));
+        return;
+      }
+      if (parts.equals("edit")) {
+        for (int entries : List.of(1_000, 10_000)) {
+          bytesForOneEdit(server, root.resolve("bytes-" + entries), entries, true);
+        }
+        editToVisible(server, root.resolve("latency"), edits);
         pushCpu(server, root.resolve("push-cpu"), Math.max(edits, 20));
         return;
       }

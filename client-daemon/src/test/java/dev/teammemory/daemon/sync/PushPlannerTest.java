@@ -33,6 +33,21 @@ class PushPlannerTest {
   }
 
   @Test
+  void aLookAtSomeFilesPlansTheirChangesButNeverADeleteOrAHold() {
+    SyncLedger ledger =
+        ledger(
+            synced("a.md", "old", "b.md", "b", "c.md", "c", "d.md", "d", "e.md", "e"),
+            Map.of("b.md", NOW.minusSeconds(60)));
+
+    PushPlan plan = PushPlanner.planFiles(scan("a.md", "new"), ledger);
+
+    assertThat(plan.changed()).containsExactly("a.md");
+    assertThat(plan.missing()).isEmpty();
+    assertThat(plan.deletes()).isEmpty();
+    assertThat(plan.hold()).isEmpty();
+  }
+
+  @Test
   void aFileTheServerRefusedIsNotSentAgainUntilItChanges() {
     String refused = Checksums.ofContent("AKIA…");
     SyncLedger ledger = ledger(Map.of(), Map.of());

@@ -6,6 +6,7 @@ import dev.teammemory.daemon.files.AtomicFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -36,6 +37,51 @@ class TeamFolderTest {
     assertThat(snapshot.skipped().get("big.md").inWords())
         .isEqualTo("too large (250,001 bytes; the limit is 250,000)");
     assertThat(snapshot.skipped().get("link.md").reason()).isEqualTo(SkipReason.SYMLINK);
+  }
+
+  @Test
+  void aLookAtNamedFilesSeesThemAsTheScanDoesAndKeepsTheContentOfChangedOnes() throws IOException {
+    Path team = team();
+    Files.writeString(team.resolve("MEMORY.md"), "# Team memory\n");
+    Files.writeString(team.resolve("same.md"), "unchanged");
+    Files.write(team.resolve("big.md"), new byte[250_001]);
+    Files.createSymbolicLink(team.resolve("link.md"), team.resolve("MEMORY.md"));
+    Files.writeString(team.resolve("not-named.md"), "not looked at");
+    TeamFolder folder = new TeamFolder(team);
+    String unchanged = dev.teammemory.protocol.Checksums.ofContent("unchanged");
+
+    LocalSnapshot look =
+        folder.look(
+            java.util.Set.of("MEMORY.md", "same.md", "big.md", "link.md", "gone.md"),
+            (key, checksum) -> !checksum.equals(unchanged));
+
+    assertThat(look.files()).containsOnlyKeys("MEMORY.md", "same.md");
+    assertThat(look.files())
+        .isEqualTo(
+            folder.scan().files().entrySet().stream()
+                .filter(file -> look.files().containsKey(file.getKey()))
+                .collect(
+                    java.util.stream.Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)));
+    assertThat(look.contents()).containsExactly(Map.entry("MEMORY.md", "# Team memory\n"));
+    assertThat(look.skipped()).containsOnlyKeys("big.md", "link.md");
+    assertThat(look.skipped().get("link.md").reason()).isEqualTo(SkipReason.SYMLINK);
+  }
+
+  @Test
+  void theWatchersPathsAreKeysOnlyWhileEachIsAFileThere() throws IOException {
+    Path team = team();
+    Files.createDirectories(team.resolve("topic"));
+    Files.writeString(team.resolve("topic/a.md"), "a");
+    TeamFolder folder = new TeamFolder(team);
+    Path root = folder.root();
+
+    assertThat(folder.keysOf(java.util.Set.of(root.resolve("topic/a.md"))))
+        .contains(java.util.Set.of("topic/a.md"));
+    assertThat(folder.keysOf(java.util.Set.of(root.resolve("topic/a.md"), root.resolve("gone.md"))))
+        .isEmpty();
+    assertThat(folder.keysOf(java.util.Set.of(root.resolve("topic")))).isEmpty();
+    assertThat(folder.keysOf(java.util.Set.of(root))).isEmpty();
+    assertThat(folder.keysOf(java.util.Set.of(temporary.resolve("elsewhere.md")))).isEmpty();
   }
 
   @Test
