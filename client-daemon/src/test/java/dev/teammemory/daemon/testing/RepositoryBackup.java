@@ -32,7 +32,8 @@ public final class RepositoryBackup {
   /** Copies the rows of {@code repo} aside, as they are now. */
   public static RepositoryBackup take(ServerProcess server, String repo) throws SQLException {
     String slugKey = repo.toLowerCase(Locale.ROOT);
-    String prefix = "backup_" + slugKey.replaceAll("[^a-z0-9]", "_") + "_" + System.nanoTime();
+    // Short: PostgreSQL cuts names at 63 bytes, and the table names must stay apart.
+    String prefix = "backup_" + Long.toHexString(System.nanoTime());
     Supplier<Connection> database =
         () -> {
           try {
