@@ -2,7 +2,9 @@ package dev.teammemory.daemon.testing;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Supplier;
@@ -70,13 +72,44 @@ public final class RepositoryBackup {
         delete.execute();
       }
       for (String table : TABLES) {
+        String columns = storedColumns(connection, table);
         try (PreparedStatement insert =
             connection.prepareStatement(
-                "INSERT INTO " + table + " SELECT * FROM " + prefix + "_" + table)) {
+                "INSERT INTO "
+                    + table
+                    + " ("
+                    + columns
+                    + ") SELECT "
+                    + columns
+                    + " FROM "
+                    + prefix
+                    + "_"
+                    + table)) {
           insert.execute();
         }
       }
       connection.commit();
     }
+  }
+
+  /**
+   * The table's columns a row is written with: a generated column (the console's search document)
+   * is computed by PostgreSQL and refuses a value.
+   */
+  private static String storedColumns(Connection connection, String table) throws SQLException {
+    List<String> columns = new ArrayList<>();
+    try (PreparedStatement query =
+        connection.prepareStatement(
+            "SELECT column_name FROM information_schema.columns"
+                + " WHERE table_schema = current_schema() AND table_name = ?"
+                + " AND is_generated = 'NEVER' ORDER BY ordinal_position")) {
+      query.setString(1, table);
+      try (ResultSet rows = query.executeQuery()) {
+        while (rows.next()) {
+          columns.add(rows.getString(1));
+        }
+      }
+    }
+    return String.join(", ", columns);
   }
 }
