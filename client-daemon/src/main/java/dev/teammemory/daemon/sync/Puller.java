@@ -5,6 +5,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import dev.teammemory.protocol.Checksums;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -26,21 +27,47 @@ final class Puller {
 
   private static final Logger LOG = Logger.getLogger(Puller.class.getName());
 
+  /**
+   * When the server wrote a key's current content, by its own history (empty when unknown): the
+   * restore reconcile weighs it against the local file's time.
+   */
+  interface ServerHistory {
+    Optional<Instant> writtenAt(String key, String checksum);
+  }
+
   private final TeamFolder folder;
   private final KeptCopies keptCopies;
   private final Path stateDir;
+  private final ServerHistory history;
   private TeamAuthors authors;
 
-  Puller(TeamFolder folder, KeptCopies keptCopies, Path stateDir) {
+  Puller(TeamFolder folder, KeptCopies keptCopies, Path stateDir, ServerHistory history) {
     this.folder = folder;
     this.keptCopies = keptCopies;
     this.stateDir = stateDir;
+    this.history = history;
     this.authors = TeamAuthors.load(stateDir, folder.root());
   }
 
   /** Who wrote the pulled files, as far as this daemon learned: a transport reads no key twice. */
   TeamAuthors authors() {
     return authors;
+  }
+
+  /**
+   * After the repository went back, whether the server's copy of a file pulled here is newer than
+   * the one here: a teammate's daemon wrote it after the restore (its author's copy, or its edit).
+   * The backup's copies were written before this daemon pulled the one it holds, so they are older.
+   * Unknown counts as older: the copy here goes back up, and the server's stays in its history.
+   */
+  private boolean serverCopyIsNewer(String key, String theirs) {
+    try {
+      Optional<Instant> here = folder.modifiedAt(key);
+      Optional<Instant> there = history.writtenAt(key, theirs);
+      return here.isPresent() && there.isPresent() && there.get().isAfter(here.get());
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   /**
@@ -152,12 +179,26 @@ final class Puller {
         ledger.agreed(key, theirs);
         continue;
       }
-      if (ledger.reconciling() && ledger.wentBack() && mine != null) {
+      // A copy pulled here (not this daemon's own write) may be older than a teammate's: it
+      // yields to a copy the server got after the restore.
+      boolean pulledCopy = mine != null && mine.equals(base) && !ledger.authoredHere(key);
+      if (ledger.reconciling()
+          && ledger.wentBack()
+          && mine != null
+          && !(pulledCopy && serverCopyIsNewer(key, theirs))) {
         // The server went back to a backup and holds an older copy: the one here is what this
         // daemon last synced or a later edit, so it goes back up over the server's, which stays
         // in the server's history, named as a conflict. (After a replacement by an empty
-        // server, what it holds was sent since by a teammate's daemon: the usual rules apply.)
-        ledger.forgetSynced(key);
+        // server, or where a teammate's daemon wrote a newer copy since the restore, the usual
+        // rules apply: the server's replaces the one here, which is kept first.)
+        if (pulledCopy) {
+          // Pulled here, unchanged since: should a teammate's daemon put a copy up first (its
+          // edit, or the author's), that one stands (StoreTransport's 409 path). An edit here or
+          // this daemon's own write goes over what the server holds.
+          ledger.resend(key);
+        } else {
+          ledger.forgetSynced(key);
+        }
         ledger.conflict(key, theirs, mine);
         conflicts.add(key);
         continue;

@@ -90,7 +90,31 @@ final class StoreTransport implements Transport {
   private PullOutcome pullChanges(SyncLedger ledger, VersionChanges changes) {
     MemoryStoreClient store = client.memoryStores();
     if (changes.reset() || ledger.version() == 0) {
+      if (changes.reset()) {
+        ledger.feedReset(changes.version());
+      }
       return pullWhole(ledger, true);
+    }
+    if (!grewFromLedger(ledger, changes)) {
+      // Asked again now: a write of this daemon's after the feed answered explains a difference
+      // once; a second one means the history this daemon synced is gone.
+      Response<VersionChanges> again = client.changesAfter(repo, ledger.version(), Duration.ZERO);
+      if (again instanceof Response.Ok<VersionChanges> ok) {
+        if (ok.body().reset() || !grewFromLedger(ledger, ok.body())) {
+          LOG.warning(
+              repo
+                  + ": the server's repository at version "
+                  + ok.body().version()
+                  + " does not hold what this daemon synced; reading it whole");
+          if (ok.body().reset()) {
+            ledger.feedReset(ok.body().version());
+          } else {
+            ledger.historyDiverged(ok.body().version());
+          }
+          return pullWhole(ledger, true);
+        }
+        changes = ok.body();
+      }
     }
     Map<String, String> contents = new TreeMap<>();
     Map<String, TeamAuthors.Learned> learned = new TreeMap<>();
@@ -127,8 +151,34 @@ final class StoreTransport implements Transport {
       }
     }
     Map<String, String> deleted = new TreeMap<>(changes.deleted());
-    return puller.apply(
-        ledger, contents, deleted, changes.checksum(), OptionalLong.of(changes.version()), learned);
+    PullOutcome outcome =
+        puller.apply(
+            ledger,
+            contents,
+            deleted,
+            changes.checksum(),
+            OptionalLong.of(changes.version()),
+            learned);
+    if (outcome instanceof PullOutcome.Pulled) {
+      // What the server holds now, whether or not each file could be read or written here: the
+      // next answer of the feed is weighed against it (grewFromLedger).
+      changes.changed().forEach(ledger::serverHas);
+      changes.deleted().keySet().forEach(ledger::serverLacks);
+    }
+    return outcome;
+  }
+
+  /**
+   * Whether the feed's answer is what this daemon knows the server held at its version with the
+   * keys the answer names applied: the repository checksum must then be the answer's. A restored
+   * backup that was written past this daemon's version names keys after it as usual, yet holds
+   * older copies of the others (or lacks them): its checksum tells.
+   */
+  private static boolean grewFromLedger(SyncLedger ledger, VersionChanges changes) {
+    Map<String, String> expected = new TreeMap<>(ledger.serverChecksums());
+    expected.putAll(changes.changed());
+    changes.deleted().keySet().forEach(expected::remove);
+    return Checksums.ofRepository(expected).equals(changes.checksum());
   }
 
   /**
@@ -414,7 +464,9 @@ final class StoreTransport implements Transport {
       if (ledger.resentUnchanged(key, checksum)) {
         // Sent again after the server forgot, unchanged here since this daemon last synced it,
         // and a teammate's daemon sent its version first: that one is as new or newer, so it
-        // stands, and the pull writes it here after keeping this copy.
+        // stands, and the pull writes it here after keeping this copy (it reads the file again:
+        // what the server holds of it is not taken as applied here).
+        ledger.serverCopyUnread(key);
         return new FileResult.Theirs();
       }
       if (!ledger.syncedChecksum(key).equals(Optional.of(theirs.get().checksum()))) {

@@ -7,6 +7,7 @@ import dev.teammemory.daemon.secrets.SecretGuard;
 import dev.teammemory.daemon.watch.DebouncedWatcher;
 import dev.teammemory.daemon.watch.TreeWatcher;
 import dev.teammemory.protocol.Checksums;
+import dev.teammemory.protocol.EntryHistory;
 import dev.teammemory.protocol.HashesView;
 import dev.teammemory.protocol.RepositorySnapshot;
 import dev.teammemory.protocol.VersionChanges;
@@ -17,6 +18,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -111,7 +113,10 @@ public final class SyncEngine implements AutoCloseable {
                 target.repo(),
                 client,
                 new Puller(
-                    folder, KeptCopies.of(target.stateDir(), System.getenv()), target.stateDir())));
+                    folder,
+                    KeptCopies.of(target.stateDir(), System.getenv()),
+                    target.stateDir(),
+                    (key, checksum) -> writtenAt(client, target.repo(), key, checksum))));
     this.pusher = new Pusher(target.repo(), client, folder, guard);
     String name = target.repo().replace('/', '-');
     this.worker =
@@ -686,10 +691,25 @@ public final class SyncEngine implements AutoCloseable {
       return Recheck.UNREACHABLE;
     }
     if (now instanceof Response.Ok<RepositorySnapshot> ok && !ok.body().checksum().equals(known)) {
-      pull(false, Optional.of(VersionChanges.reset(0, ok.body().checksum())));
+      pull(false, Optional.of(VersionChanges.reset(ok.body().version(), ok.body().checksum())));
       return Recheck.READ_AGAIN;
     }
     return Recheck.SAME;
+  }
+
+  /**
+   * When the server wrote {@code checksum} as the key's content, from the first page of its history
+   * (newest first); empty when the history is unreadable or does not hold it.
+   */
+  private static Optional<Instant> writtenAt(
+      TeamMemoryClient client, String repo, String key, String checksum) {
+    if (!(client.history(repo, key) instanceof Response.Ok<EntryHistory> ok)) {
+      return Optional.empty();
+    }
+    return ok.body().versions().stream()
+        .filter(version -> !version.deleted() && version.checksum().equals(checksum))
+        .findFirst()
+        .map(version -> Instant.parse(version.at()));
   }
 
   /** Whether a push left nothing failing behind (what the feed needs before asking again). */

@@ -66,6 +66,25 @@ final class SyncLedger {
    */
   private boolean wentBack;
 
+  /**
+   * The version a change feed reset named below this daemon's version (-1 for none): the evidence
+   * that the repository went back, weighed with the whole read that follows (not persisted).
+   */
+  private long feedWentBackTo = -1;
+
+  /**
+   * Set when the change feed named a repository that cannot have grown from what this daemon
+   * synced: its checksum differs from what this daemon knows plus the keys the feed named, asked
+   * twice (a backup restored and written over since, past this daemon's version; not persisted).
+   */
+  private String divergedAt;
+
+  /**
+   * Keys whose synced content this daemon sent itself, not pulled (not persisted): after a restore
+   * its copy of those is the author's, as new as any teammate's.
+   */
+  private final Set<String> authored = new TreeSet<>();
+
   /** Keys sent again after the server forgot, with the checksum last synced (not persisted). */
   private final Map<String, String> resent = new TreeMap<>();
 
@@ -238,6 +257,7 @@ final class SyncLedger {
   void acknowledged(String key, String sent, String stored) {
     server.put(key, stored);
     synced.put(key, sent);
+    authored.add(key);
     keptDeletions.remove(key);
     resent.remove(key);
     pending.remove(key);
@@ -260,6 +280,9 @@ final class SyncLedger {
 
   /** The local file and the server hold the same content. */
   void agreed(String key, String checksum) {
+    if (!checksum.equals(synced.get(key))) {
+      authored.remove(key); // another content, from the server
+    }
     synced.put(key, checksum);
     pending.remove(key);
     missingSince.remove(key);
@@ -427,6 +450,14 @@ final class SyncLedger {
     server.put(key, checksum);
   }
 
+  /**
+   * The server's copy of the key is known to differ from the one here but is not applied yet: the
+   * next pull reads it instead of taking it for one already applied.
+   */
+  void serverCopyUnread(String key) {
+    server.remove(key);
+  }
+
   /** The key is gone from the server. */
   void serverLacks(String key) {
     server.remove(key);
@@ -444,6 +475,10 @@ final class SyncLedger {
   boolean weighWholeRead(long version, String checksum) {
     long before = versionBeforeStoreChange;
     versionBeforeStoreChange = 0;
+    long feedSaid = feedWentBackTo;
+    feedWentBackTo = -1;
+    String diverged = divergedAt;
+    divergedAt = null;
     if (before > 0) {
       if (version == before && checksum.equals(repositoryChecksum)) {
         return false; // the same repository under a new store id: an upgrade, nothing lost
@@ -455,17 +490,56 @@ final class SyncLedger {
               + before);
       return true;
     }
-    if (this.version > 0 && version < this.version) {
+    // The feed's reset may name a lower version than this read: a teammate's daemon may have put
+    // its files back in between. Either is the server's word that the version went back.
+    long lowest = feedSaid >= 0 ? Math.min(version, feedSaid) : version;
+    if (this.version > 0 && lowest < this.version) {
       wentBack = true;
       serverForgot(
           "the repository went back from version "
               + this.version
               + " to "
-              + version
+              + lowest
               + " (a restored backup or a new install)");
       return true;
     }
+    if (diverged != null) {
+      // What the server holds was written over since the restore: its copies are as new as the
+      // teammates' daemons made them, so the usual rules weigh each file; only no absence counts
+      // as a delete.
+      serverForgot(diverged);
+      return true;
+    }
     return false;
+  }
+
+  /**
+   * The change feed answered a reset naming {@code serverVersion}: below this daemon's version, the
+   * repository went back (a restored backup, a new install). The whole read that follows is weighed
+   * with it ({@link #weighWholeRead}).
+   */
+  void feedReset(long serverVersion) {
+    if (version > 0 && serverVersion < version) {
+      feedWentBackTo = feedWentBackTo < 0 ? serverVersion : Math.min(feedWentBackTo, serverVersion);
+    }
+  }
+
+  /**
+   * The change feed named version {@code serverVersion} of a repository that cannot have grown from
+   * what this daemon synced at its version: the whole read that follows reconciles.
+   */
+  void historyDiverged(long serverVersion) {
+    divergedAt =
+        "the repository at version "
+            + serverVersion
+            + " does not hold what this daemon synced at version "
+            + version
+            + " (a restored backup written over since)";
+  }
+
+  /** What this daemon knows the server holds, key to checksum. */
+  Map<String, String> serverChecksums() {
+    return Collections.unmodifiableMap(server);
   }
 
   /**
@@ -507,6 +581,11 @@ final class SyncLedger {
    */
   boolean resentUnchanged(String key, String checksum) {
     return checksum.equals(resent.get(key));
+  }
+
+  /** Whether the content synced for the key is one this daemon sent (since it started). */
+  boolean authoredHere(String key) {
+    return authored.contains(key);
   }
 
   /** Whether the server forgot by going back to an older version (a restored backup). */

@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -286,6 +287,19 @@ public final class TeamFolder {
     }
     try {
       return Optional.of(Files.readAllBytes(file));
+    } catch (NoSuchFileException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** When the local file was last written (by an edit or a pull), or empty when it is gone. */
+  Optional<Instant> modifiedAt(String key) throws IOException {
+    Path file = root.resolve(key);
+    try {
+      return Optional.of(
+          Files.readAttributes(file, BasicFileAttributes.class, NOFOLLOW_LINKS)
+              .lastModifiedTime()
+              .toInstant());
     } catch (NoSuchFileException e) {
       return Optional.empty();
     }

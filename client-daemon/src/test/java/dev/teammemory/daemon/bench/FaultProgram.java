@@ -13,8 +13,10 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
@@ -38,12 +40,22 @@ import java.util.stream.Stream;
  * </pre>
  *
  * The PostgreSQL client tools ({@code pg_dump}, {@code pg_restore}) are taken from {@code
- * TMEM_PG_BIN}, else {@code /usr/lib/postgresql/15/bin}, else the {@code PATH}.
+ * TMEM_PG_BIN}, else the newest {@code /usr/lib/postgresql/<version>/bin}, else the {@code PATH}.
+ * The program stops by itself within eight minutes.
  */
 public final class FaultProgram {
 
   private static final String REPO = "acme/faults";
-  private static final Duration CONVERGE = Duration.ofSeconds(180);
+  private static final Duration CONVERGE = Duration.ofSeconds(120);
+
+  /**
+   * The whole program's bound: past it, it says where it was and exits non-zero, so CI never hangs
+   * on it. Most of a run is starting four servers: about five minutes on a 2-core machine shared
+   * with other builds (load average 15 to 20), where one server takes up to a minute to start.
+   */
+  private static final Duration WHOLE_RUN = Duration.ofMinutes(8);
+
+  private static final long STARTED = System.nanoTime();
 
   private final Path root;
   private final SyncFixture fixture;
@@ -65,12 +77,26 @@ public final class FaultProgram {
     if (System.getProperty("tmem.server.jar") == null) {
       System.setProperty("tmem.server.jar", "server/target/quarkus-app/quarkus-run.jar");
     }
+    Thread.ofPlatform()
+        .daemon()
+        .name("faults-deadline")
+        .start(
+            () -> {
+              pause(WHOLE_RUN);
+              System.out.println(
+                  "faults: DID NOT FINISH within " + WHOLE_RUN.toMinutes() + " minutes");
+              System.out.flush();
+              Runtime.getRuntime().halt(2);
+            });
     Path root = Files.createTempDirectory("tmem-faults-");
     boolean clean;
     try (ServerProcess first = ServerProcess.start(root.resolve("server-a"));
         RecordingProxy proxy = RecordingProxy.start(first.url());
         SyncFixture fixture = new SyncFixture(root)) {
       clean = new FaultProgram(root, fixture, proxy).run(first);
+    } catch (IllegalStateException late) {
+      System.out.println("faults: FAILED: " + late.getMessage());
+      clean = false;
     }
     System.exit(clean ? 0 : 1);
   }
@@ -134,14 +160,25 @@ public final class FaultProgram {
           for (Thread editor : editors) {
             editor.join();
           }
-          List<String> doomed = bobs.subList(0, Math.min(10, bobs.size()));
+          // Half of his files: far more than the mass-delete hold lets through unconfirmed.
+          List<String> doomed =
+              new ArrayList<>(
+                  bobs.subList(0, Math.max(Math.min(10, bobs.size()), bobs.size() / 2)));
           for (String key : doomed) {
             Files.deleteIfExists(fixture.teamDir("bob").resolve(key));
             written.get("bob").remove(key);
             deletedOnPurpose.add(key);
           }
           await(
-              "the delete hold", () -> bob.state().heldDeletes().isPresent() || doomed.size() < 5);
+              "the delete hold (or the deletes sent, when too few to hold)",
+              () ->
+                  bob.state().heldDeletes().isPresent()
+                      || doomed.stream().noneMatch(bob.state().syncedChecksums()::containsKey));
+          figures.add(
+              "bob deleted "
+                  + doomed.size()
+                  + " files: "
+                  + (bob.state().heldDeletes().isPresent() ? "held, then confirmed" : "not held"));
           DeleteConfirmation.request(fixture.stateDir("bob"));
           converge("a teammate deleted " + doomed.size() + " files on purpose", replica);
           pause(Duration.ofSeconds(5));
@@ -328,17 +365,40 @@ public final class FaultProgram {
   }
 
   private static String pgBin(String tool) {
-    for (String folder :
-        new String[] {System.getenv("TMEM_PG_BIN"), "/usr/lib/postgresql/15/bin"}) {
-      if (folder != null && Files.isExecutable(Path.of(folder, tool))) {
-        return Path.of(folder, tool).toString();
+    String chosen = System.getenv("TMEM_PG_BIN");
+    if (chosen != null && Files.isExecutable(Path.of(chosen, tool))) {
+      return Path.of(chosen, tool).toString();
+    }
+    // The newest of the machine's PostgreSQL installations (Debian's layout), else the PATH.
+    try (Stream<Path> versions = Files.list(Path.of("/usr/lib/postgresql"))) {
+      Optional<Path> newest =
+          versions
+              .map(version -> version.resolve("bin").resolve(tool))
+              .filter(Files::isExecutable)
+              .max(
+                  Comparator.comparingInt(
+                      path -> versionNumber(path.getParent().getParent().getFileName())));
+      if (newest.isPresent()) {
+        return newest.get().toString();
       }
+    } catch (IOException e) {
+      // no such folder: the PATH
     }
     return tool;
   }
 
+  private static int versionNumber(Path folder) {
+    try {
+      return Integer.parseInt(folder.toString());
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+
   private static void await(String what, BooleanSupplier condition) {
-    long end = System.nanoTime() + CONVERGE.toNanos();
+    long end =
+        Math.min(
+            System.nanoTime() + CONVERGE.toNanos(), STARTED + WHOLE_RUN.toNanos() - 5_000_000_000L);
     while (!condition.getAsBoolean()) {
       if (System.nanoTime() > end) {
         throw new IllegalStateException("not within " + CONVERGE.toSeconds() + " s: " + what);

@@ -35,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
 class GitHubLoginIT {
 
   private static final String REPO = "acme/widgets";
+  private static final String READ_ONLY_REPO = "acme/read-only";
 
   @TempDir Path root;
   private FakeGitHub gitHub;
@@ -69,6 +70,7 @@ class GitHubLoginIT {
   void fromLoginToASyncedRepositoryWithOnlyTheServerUrl() throws Exception {
     gitHub.answerTokenRequestsWith(granted(TOKEN));
     gitHub.grantsWriteAccessTo(REPO);
+    gitHub.grantsReadAccessTo(READ_ONLY_REPO);
     // The fake GitHub is the GitHub Enterprise host the server names, so remotes live on it.
     Path checkout = gitCheckout("git@localhost:acme/widgets.git");
 
@@ -106,6 +108,18 @@ class GitHubLoginIT {
     tmem("sync");
     assertThat(Files.readString(team.resolve("deploy.md")))
         .isEqualTo("Deploys go out on Tuesdays.\n");
+
+    // A repository the user may only read: the refused push's advice is GitHub's.
+    Path readOnly = Files.createDirectories(root.resolve("read-only-team"));
+    Files.writeString(readOnly.resolve("mine.md"), "a reader's note\n");
+    String refused =
+        tmemExpecting(1, "sync", "--team-dir", readOnly.toString(), "--repo", READ_ONLY_REPO);
+    assertThat(refused)
+        .contains(
+            "no write access to "
+                + READ_ONLY_REPO
+                + " (403): ask a maintainer for access on GitHub, then run `tmem login` again")
+        .doesNotContain(TOKEN);
   }
 
   @Test
@@ -154,6 +168,11 @@ class GitHubLoginIT {
    * returns its output.
    */
   private String tmem(String... arguments) throws IOException, InterruptedException {
+    return tmemExpecting(0, arguments);
+  }
+
+  private String tmemExpecting(int exitCode, String... arguments)
+      throws IOException, InterruptedException {
     List<String> command = TmemCommand.of(arguments);
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
     builder.environment().keySet().removeIf(name -> name.startsWith("TMEM_"));
@@ -163,7 +182,9 @@ class GitHubLoginIT {
     processes.add(process);
     String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(process.waitFor(60, TimeUnit.SECONDS)).as(output).isTrue();
-    assertThat(process.exitValue()).as("tmem %s: %s", String.join(" ", arguments), output).isZero();
+    assertThat(process.exitValue())
+        .as("tmem %s: %s", String.join(" ", arguments), output)
+        .isEqualTo(exitCode);
     return output;
   }
 }

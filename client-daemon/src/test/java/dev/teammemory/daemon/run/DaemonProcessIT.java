@@ -72,11 +72,16 @@ class DaemonProcessIT {
   }
 
   private Process tmem(String url, Path log, String... arguments) throws IOException {
+    return tmemAs(ServerProcess.ALICE, url, log, arguments);
+  }
+
+  private Process tmemAs(String token, String url, Path log, String... arguments)
+      throws IOException {
     List<String> command = TmemCommand.of(arguments);
     ProcessBuilder builder =
         new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
     builder.environment().put("TMEM_SERVER_URL", url);
-    builder.environment().put("TMEM_TOKEN", ServerProcess.ALICE);
+    builder.environment().put("TMEM_TOKEN", token);
     builder.environment().put("XDG_STATE_HOME", root.resolve("state").toString());
     builder.environment().put("HOME", root.toString());
     Process process = builder.start();
@@ -338,6 +343,13 @@ class DaemonProcessIT {
             repo);
     await("the daemon pulled", DEADLINE, this::pulled);
 
+    // A one-off sync of the folder the daemon serves has nothing to do, and nothing failed.
+    String besideTheDaemon =
+        run(0, "sync-beside", "sync", "--team-dir", team.toString(), "--repo", repo);
+    assertThat(besideTheDaemon)
+        .contains("(pid " + daemon.pid() + ") is already syncing " + team)
+        .contains("there is nothing to do here");
+
     Process status = tmem(server.url(), root.resolve("demo-status.log"), "status");
     assertThat(status.waitFor(60, TimeUnit.SECONDS)).isTrue();
     String statusOutput = Files.readString(root.resolve("demo-status.log"));
@@ -354,6 +366,36 @@ class DaemonProcessIT {
     assertThat(after.exitValue()).isEqualTo(2);
     assertThat(Files.readString(root.resolve("after-status.log")))
         .contains("no projects registered");
+  }
+
+  @Test
+  void aPushRefusedUnderAStaticTokenAdvisesAskingTheServersAdminNotAGitHubLogin() throws Exception {
+    String repo = "acme/read-only";
+    Path team = Files.createDirectories(root.resolve("read-only-team"));
+    Files.writeString(team.resolve("mine.md"), "a reader's note\n");
+    Path log = root.resolve("reader-sync.log");
+
+    Process sync =
+        tmemAs(
+            ServerProcess.READER,
+            server.url(),
+            log,
+            "sync",
+            "--team-dir",
+            team.toString(),
+            "--repo",
+            repo);
+    assertThat(sync.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    String output = Files.readString(log, StandardCharsets.UTF_8);
+    assertThat(sync.exitValue()).as(output).isEqualTo(1);
+    assertThat(output)
+        .contains(
+            "no write access to "
+                + repo
+                + " (403): this server's tokens are set by its admin; ask them to give your token"
+                + " write access to "
+                + repo)
+        .doesNotContain("tmem login");
   }
 
   @Test
