@@ -2,6 +2,7 @@ package dev.teammemory.server.changes;
 
 import dev.teammemory.protocol.HashesView;
 import dev.teammemory.protocol.VersionChanges;
+import dev.teammemory.server.auth.AuthorizedRepository;
 import dev.teammemory.server.auth.RepositorySlug;
 import dev.teammemory.server.memory.EntryStore;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
@@ -18,7 +19,8 @@ import java.util.function.Supplier;
  * The long poll: an answer as soon as a repository differs from what the client has (its checksum,
  * or its version), or nothing when the wait ends first. A waiting request holds no thread: it is a
  * future that a notification (or the deadline) completes, and only the checks run on worker
- * threads.
+ * threads. Each caller waits for their own view of the repository (a change waiting for review
+ * wakes a teammate's waiter, whose view has not changed, and it waits on).
  */
 @ApplicationScoped
 class ChangeFeed {
@@ -38,10 +40,11 @@ class ChangeFeed {
    * Completes with the hashes view once the checksum differs from {@code since} (at once if it
    * already does), or empty after {@code wait}. Must be called on a thread that may block.
    */
-  CompletableFuture<Optional<HashesView>> await(RepositorySlug slug, String since, Duration wait) {
+  CompletableFuture<Optional<HashesView>> await(
+      AuthorizedRepository target, String since, Duration wait) {
     return await(
-        slug,
-        () -> Optional.of(store.hashes(slug)).filter(view -> !view.checksum().equals(since)),
+        target.slug(),
+        () -> Optional.of(store.hashes(target)).filter(view -> !view.checksum().equals(since)),
         wait);
   }
 
@@ -51,8 +54,8 @@ class ChangeFeed {
    * block.
    */
   CompletableFuture<Optional<VersionChanges>> awaitAfter(
-      RepositorySlug slug, long afterVersion, Duration wait) {
-    return await(slug, () -> store.changesAfter(slug, afterVersion), wait);
+      AuthorizedRepository target, long afterVersion, Duration wait) {
+    return await(target.slug(), () -> store.changesAfter(target, afterVersion), wait);
   }
 
   private <T> CompletableFuture<Optional<T>> await(

@@ -54,7 +54,7 @@ public class ChangeFeedResource {
     String sinceChecksum = since(since);
     Duration waitFor = Duration.ofSeconds(waitSeconds(wait));
     return Uni.createFrom()
-        .completionStage(feed.await(target.slug(), sinceChecksum, waitFor))
+        .completionStage(feed.await(target, sinceChecksum, waitFor))
         .map(
             changed ->
                 changed
@@ -81,7 +81,7 @@ public class ChangeFeedResource {
     long after = afterVersion(afterVersion);
     Duration waitFor = Duration.ofSeconds(waitSeconds(wait));
     return Uni.createFrom()
-        .completionStage(feed.awaitAfter(target.slug(), after, waitFor))
+        .completionStage(feed.awaitAfter(target, after, waitFor))
         .map(
             changed ->
                 changed

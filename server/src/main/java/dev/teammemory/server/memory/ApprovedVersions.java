@@ -88,6 +88,16 @@ public class ApprovedVersions {
   }
 
   /**
+   * Review switched off: the keys whose newest version teammates did not see yet get a new
+   * repository version, so that every change feed wakes them with it. Returns the new version,
+   * empty when no key needed one.
+   */
+  @Transactional(Transactional.TxType.MANDATORY)
+  public Optional<Long> publishNewest(RepositorySlug slug) {
+    return store.publish(slug).map(RepositoryState::version);
+  }
+
+  /**
    * The repository row's id, locked for the rest of the transaction; empty for a repository never
    * written. Review's decisions take it so that they serialise with the repository's writes.
    */

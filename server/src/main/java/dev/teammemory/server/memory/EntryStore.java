@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
+import org.hibernate.Session;
 
 /**
  * Each repository's entries on PostgreSQL. Every write is one transaction that first locks the
@@ -68,25 +69,25 @@ public class EntryStore {
 
   // ---------------------------------------------------------------------------------- reads
 
-  /** The hashes view, unless {@code ifNoneMatch} names the repository's checksum. */
-  ReadOutcome hashes(RepositorySlug slug, String ifNoneMatch) {
-    return reader.hashes(slug, ifNoneMatch);
+  /** The caller's hashes view, unless {@code ifNoneMatch} names its checksum. */
+  ReadOutcome hashes(AuthorizedRepository target, String ifNoneMatch) {
+    return reader.hashes(target, ifNoneMatch);
   }
 
   /**
-   * What a full GET answers from the repository's row alone: never written, or not modified since
+   * What a full GET answers without reading the contents: never written, or not modified since
    * {@code ifNoneMatch}; empty when the body must be read.
    */
-  Optional<ReadOutcome> absentOrUnchanged(RepositorySlug slug, String ifNoneMatch) {
-    return reader.absentOrUnchanged(slug, ifNoneMatch);
+  Optional<ReadOutcome> absentOrUnchanged(AuthorizedRepository target, String ifNoneMatch) {
+    return reader.absentOrUnchanged(target, ifNoneMatch);
   }
 
   /**
-   * The whole repository as a body to stream; a {@link ReadOutcome.Snapshot} holds a database
-   * connection until it is closed.
+   * The whole repository as the caller sees it, as a body to stream; a {@link ReadOutcome.Snapshot}
+   * holds a database connection until it is closed.
    */
-  ReadOutcome snapshot(RepositorySlug slug) {
-    return reader.snapshot(slug);
+  ReadOutcome snapshot(AuthorizedRepository target) {
+    return reader.snapshot(target);
   }
 
   /** The content bytes of the repository's live entries (0 when it has no row). */
@@ -95,19 +96,19 @@ public class EntryStore {
   }
 
   /**
-   * The hashes view of the repository; for a never-written one, the empty view (version 0, the
-   * empty checksum), which is what a change feed compares against.
+   * The caller's hashes view of the repository; for a never-written one, the empty view (version 0,
+   * the empty checksum), which is what a change feed compares against.
    */
-  public HashesView hashes(RepositorySlug slug) {
-    return reader.hashesOrEmpty(slug);
+  public HashesView hashes(AuthorizedRepository target) {
+    return reader.hashesOrEmpty(target);
   }
 
   /**
-   * The keys written after {@code afterVersion} once the repository's version is above it, or a
-   * reset when it cannot be answered for; empty while nothing newer exists.
+   * The keys written after {@code afterVersion} once the repository's version is above it, as the
+   * caller sees them, or a reset when it cannot be answered for; empty while nothing newer exists.
    */
-  public Optional<VersionChanges> changesAfter(RepositorySlug slug, long afterVersion) {
-    return reader.changesAfter(slug, afterVersion);
+  public Optional<VersionChanges> changesAfter(AuthorizedRepository target, long afterVersion) {
+    return reader.changesAfter(target, afterVersion);
   }
 
   /** The id of the repository's memory store; empty when the repository has no row yet. */
@@ -119,11 +120,23 @@ public class EntryStore {
    * One page of the kept versions of a key, newest first, from below {@code from}'s version (the
    * newest when empty): at most {@code pageVersions} versions, and no more once their content
    * reaches the page byte limit (at least one). Sizes are read before contents, so a page never
-   * loads more than it sends. Empty when the repository was never written.
+   * loads more than it sends. Empty when the repository was never written. A caller who reads a
+   * view of the repository ({@link CallerViews}) does not see the versions of others' changes that
+   * wait for review or were rejected.
    */
   @Transactional
-  Optional<EntryHistory> history(RepositorySlug slug, String key, Optional<HistoryCursor> from) {
+  Optional<EntryHistory> history(
+      AuthorizedRepository target, String key, Optional<HistoryCursor> from) {
+    RepositorySlug slug = target.slug();
     readConsistently();
+    Optional<String> viewer =
+        entityManager
+            .unwrap(Session.class)
+            .doReturningWork(connection -> CallerViews.viewer(connection, target));
+    String sizesSql =
+        "SELECT id, version, octet_length(content) FROM memory_entry_version"
+            + " WHERE repository_id = ?1 AND entry_key = ?2 AND redacted_at IS NULL"
+            + " AND version < ?3 ORDER BY version DESC LIMIT ?4";
     Repository repository = Repository.find("slugKey", slug.key()).firstResult();
     if (repository == null || repository.version == 0) {
       return Optional.empty(); // a store created but never written is a never-written repository
@@ -131,11 +144,13 @@ public class EntryStore {
     MemoryConfig.History bounds = historyPolicy;
     @SuppressWarnings("unchecked")
     List<Object[]> sizes =
-        entityManager
-            .createNativeQuery(
-                "SELECT id, version, octet_length(content) FROM memory_entry_version"
-                    + " WHERE repository_id = ?1 AND entry_key = ?2 AND redacted_at IS NULL"
-                    + " AND version < ?3 ORDER BY version DESC LIMIT ?4")
+        viewer
+            .map(
+                user ->
+                    entityManager
+                        .createNativeQuery(CallerViews.over(sizesSql, "?5"))
+                        .setParameter(5, user))
+            .orElseGet(() -> entityManager.createNativeQuery(sizesSql))
             .setParameter(1, repository.id)
             .setParameter(2, key)
             .setParameter(3, from.map(HistoryCursor::beforeVersion).orElse(Long.MAX_VALUE))
@@ -200,6 +215,7 @@ public class EntryStore {
         locked
             .filter(repository -> repository.version > 0)
             .map(RepositoryState::of)
+            .map(state -> asSeenBy(target, state))
             .orElse(RepositoryState.neverWritten(slug.toString()));
     if (ifMatch.isPresent() && !preconditionHolds(ifMatch.get(), current)) {
       return rollBack(new PutOutcome.PreconditionFailed(current.checksum()));
@@ -295,7 +311,7 @@ public class EntryStore {
     repository.entryCount = liveEntries;
     repository.totalBytes = liveBytes;
     retention.bound(repository.id, changedSizes.keySet());
-    return new PutOutcome.Applied(state, putChecksums);
+    return new PutOutcome.Applied(asSeenBy(target, state), putChecksums);
   }
 
   /**
@@ -316,7 +332,7 @@ public class EntryStore {
     if (repository.archivedAt != null) {
       return new DeleteOutcome.Archived();
     }
-    RepositoryState current = RepositoryState.of(repository);
+    RepositoryState current = asSeenBy(target, RepositoryState.of(repository));
     if (ifMatch.isPresent() && !preconditionHolds(ifMatch.get(), current)) {
       return new DeleteOutcome.PreconditionFailed(current.checksum());
     }
@@ -335,7 +351,9 @@ public class EntryStore {
     tombstone(repository, entry, version, now, target.caller().user());
     retention.bound(repository.id, List.of(key));
     return new DeleteOutcome.Deleted(
-        advance(target, repository, version, checksumWithout(repository, key, null), now));
+        asSeenBy(
+            target,
+            advance(target, repository, version, checksumWithout(repository, key, null), now)));
   }
 
   /**
@@ -363,6 +381,35 @@ public class EntryStore {
         .setParameter(2, entry.id)
         .executeUpdate();
     return Optional.of(advance(repository, newVersion, repository.checksum, now));
+  }
+
+  /**
+   * Review switched off: every key whose newest version is not the approved one (a change that
+   * waited, or was never approved) is stamped with one new repository version (contents and
+   * checksum unchanged), so that every change-feed form wakes teammates, whose views change to the
+   * newest. Empty when nothing needed it, or the repository was never written.
+   */
+  @Transactional(Transactional.TxType.MANDATORY)
+  Optional<RepositoryState> publish(RepositorySlug slug) {
+    Optional<Repository> locked = lock(slug).filter(row -> row.version > 0);
+    if (locked.isEmpty()) {
+      return Optional.empty();
+    }
+    Repository repository = locked.get();
+    long newVersion = repository.version + 1;
+    entityManager.flush();
+    int stamped =
+        entityManager
+            .createNativeQuery(
+                "UPDATE memory_entry SET version = ?1 WHERE repository_id = ?2"
+                    + " AND approved_version IS DISTINCT FROM version")
+            .setParameter(1, newVersion)
+            .setParameter(2, repository.id)
+            .executeUpdate();
+    if (stamped == 0) {
+      return Optional.empty();
+    }
+    return Optional.of(advance(repository, newVersion, repository.checksum, now()));
   }
 
   /**
@@ -772,6 +819,34 @@ public class EntryStore {
   }
 
   // -------------------------------------------------------------------------------- helpers
+
+  /**
+   * The state as the target's caller sees it: where the repository requires review and the caller
+   * does not review, with the checksum of their view ({@link CallerViews}), read in this
+   * transaction (its own changes flushed first). So an {@code If-Match} is the caller's view's
+   * checksum, and what a write answers is what their next read shows: a teammate's waiting change
+   * never fails their precondition.
+   */
+  private RepositoryState asSeenBy(AuthorizedRepository target, RepositoryState state) {
+    if (target.permission().allowsReview() || state.isNeverWritten()) {
+      return state;
+    }
+    entityManager.flush();
+    Optional<String> checksum =
+        entityManager
+            .unwrap(Session.class)
+            .doReturningWork(
+                connection -> {
+                  Optional<String> viewer = CallerViews.viewer(connection, target);
+                  return viewer.isEmpty()
+                      ? Optional.<String>empty()
+                      : RepositoryReader.view(connection, target.slug(), viewer.get())
+                          .map(RepositoryReader.View::checksum);
+                });
+    return checksum
+        .map(seen -> new RepositoryState(state.repo(), state.version(), seen, state.lastModified()))
+        .orElse(state);
+  }
 
   /**
    * Makes the rest of this read transaction see one snapshot. A write commits between two reads

@@ -17,6 +17,9 @@ import org.jboss.logging.Logger;
  * state) is never pruned, and each key is bounded on its own: one key's history never evicts
  * another's. The bounds are enforced by every write for the keys it wrote (inside its transaction)
  * and by the scheduled job for all keys, so that history written before a lower bound shrinks too.
+ * While a repository requires review, the version teammates see of each key (its approved version)
+ * and the versions of changes still waiting are never pruned either: they are what a teammate's
+ * view reads, what an approval publishes and what a rejection restores.
  */
 @ApplicationScoped
 class HistoryRetention {
@@ -30,12 +33,30 @@ class HistoryRetention {
    */
   private static final String BEYOND_BOUNDS =
       "DELETE FROM memory_entry_version WHERE id IN (SELECT id FROM ("
-          + " SELECT id, row_number() OVER newest AS position,"
+          + " SELECT id, repository_id, entry_key, version, row_number() OVER newest AS position,"
           + " sum(octet_length(content)) OVER newest AS bytes"
           + " FROM memory_entry_version WHERE %s"
           + " WINDOW newest AS (PARTITION BY repository_id, entry_key ORDER BY version DESC"
           + " ROWS UNBOUNDED PRECEDING)) ranked"
-          + " WHERE position > 1 AND (position > :maxVersions OR bytes > :maxBytes))";
+          + " WHERE position > 1 AND (position > :maxVersions OR bytes > :maxBytes)"
+          + " AND NOT "
+          + underReview("ranked")
+          + ")";
+
+  /**
+   * True for a kept version {@code row} that review still needs: in a repository that requires
+   * review, its key's approved version or a change's waiting for a decision.
+   */
+  private static String underReview(String row) {
+    return ("EXISTS (SELECT 1 FROM repository r JOIN review_setting s ON s.slug_key = r.slug_key"
+            + " AND s.review = 'required' WHERE r.id = %1$s.repository_id AND ("
+            + "EXISTS (SELECT 1 FROM memory_entry e WHERE e.repository_id = %1$s.repository_id"
+            + " AND e.entry_key = %1$s.entry_key AND e.approved_version = %1$s.version)"
+            + " OR EXISTS (SELECT 1 FROM review_change c"
+            + " WHERE c.repository_id = %1$s.repository_id AND c.entry_key = %1$s.entry_key"
+            + " AND c.version = %1$s.version AND c.status = 'pending')))")
+        .formatted(row);
+  }
 
   private final EntityManager entityManager;
   private final MemoryConfig.History policy;
@@ -95,7 +116,8 @@ class HistoryRetention {
                     + " SELECT count(*) FROM memory_entry_version newer"
                     + " WHERE newer.repository_id = old.repository_id"
                     + " AND newer.entry_key = old.entry_key AND newer.version > old.version"
-                    + ") >= ?2")
+                    + ") >= ?2 AND NOT "
+                    + underReview("old"))
             .setParameter(1, now.minus(policy.keepFor()))
             .setParameter(2, policy.keepVersions())
             .executeUpdate();

@@ -5,6 +5,7 @@ import dev.teammemory.protocol.ETags;
 import dev.teammemory.protocol.HashesView;
 import dev.teammemory.protocol.Timestamps;
 import dev.teammemory.protocol.VersionChanges;
+import dev.teammemory.server.auth.AuthorizedRepository;
 import dev.teammemory.server.auth.RepositorySlug;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -79,6 +80,22 @@ public class RepositoryReader {
           + " WHERE r.slug_key = ? AND e.version > ?"
           + " ORDER BY part, entry_key";
 
+  /**
+   * A view's keys ({@link CallerViews}): the repository row, then every key the view has, with the
+   * version that last stamped it. Parameters: the viewer, then the slug key twice.
+   */
+  private static final String VIEW =
+      CallerViews.over(
+          "SELECT 0 AS part, r.version, NULL::text COLLATE \"C\" AS entry_key, NULL AS checksum,"
+              + " FALSE AS deleted, NULL::bigint AS stamped, NULL AS updated_by"
+              + " FROM repository r WHERE r.slug_key = ? AND r.version > 0"
+              + " UNION ALL"
+              + " SELECT 1, NULL, e.entry_key COLLATE \"C\", e.checksum, e.deleted, e.version,"
+              + " e.updated_by"
+              + " FROM memory_entry e JOIN repository r ON r.id = e.repository_id"
+              + " WHERE r.slug_key = ?"
+              + " ORDER BY part, entry_key");
+
   private final DataSource dataSource;
   private final MemoryConfig config;
 
@@ -105,9 +122,20 @@ public class RepositoryReader {
     }
   }
 
-  /** The hashes view, unless {@code ifNoneMatch} names the repository's checksum. */
-  ReadOutcome hashes(RepositorySlug slug, String ifNoneMatch) {
+  /** The caller's hashes view, unless {@code ifNoneMatch} names its checksum. */
+  ReadOutcome hashes(AuthorizedRepository target, String ifNoneMatch) {
+    RepositorySlug slug = target.slug();
     try (Connection connection = dataSource.getConnection()) {
+      Optional<String> viewer = CallerViews.viewer(connection, target);
+      if (viewer.isPresent()) {
+        Optional<View> view = view(connection, slug, viewer.get());
+        if (view.isEmpty()) {
+          return new ReadOutcome.NotFound();
+        }
+        return ifNoneMatch != null && ETags.matches(ifNoneMatch, view.get().checksum())
+            ? new ReadOutcome.NotModified(view.get().checksum())
+            : new ReadOutcome.Hashes(view.get().hashes());
+      }
       Optional<ReadOutcome> unchanged = unchanged(connection, slug, ifNoneMatch);
       return unchanged.isPresent() ? unchanged.get() : hashes(connection, slug);
     } catch (SQLException e) {
@@ -116,22 +144,35 @@ public class RepositoryReader {
   }
 
   /**
-   * What a full GET answers without reading the repository, from its row alone: {@link
-   * ReadOutcome.NotFound} when it was never written, {@link ReadOutcome.NotModified} when {@code
-   * ifNoneMatch} names its checksum; empty when the body must be read.
+   * What a full GET answers without reading the repository's contents: {@link ReadOutcome.NotFound}
+   * when it was never written, {@link ReadOutcome.NotModified} when {@code ifNoneMatch} names the
+   * caller's checksum (from the repository row alone, unless the caller reads a view); empty when
+   * the body must be read.
    */
-  Optional<ReadOutcome> absentOrUnchanged(RepositorySlug slug, String ifNoneMatch) {
-    try (Connection connection = dataSource.getConnection();
-        PreparedStatement statement = connection.prepareStatement(CHECKSUM)) {
-      statement.setString(1, slug.key());
-      try (ResultSet row = statement.executeQuery()) {
-        if (!row.next()) {
+  Optional<ReadOutcome> absentOrUnchanged(AuthorizedRepository target, String ifNoneMatch) {
+    RepositorySlug slug = target.slug();
+    try (Connection connection = dataSource.getConnection()) {
+      Optional<String> viewer = CallerViews.viewer(connection, target);
+      if (viewer.isPresent()) {
+        Optional<View> view = view(connection, slug, viewer.get());
+        if (view.isEmpty()) {
           return Optional.of(new ReadOutcome.NotFound());
         }
-        if (ifNoneMatch != null && ETags.matches(ifNoneMatch, row.getString(1))) {
-          return Optional.of(new ReadOutcome.NotModified(row.getString(1)));
+        return ifNoneMatch != null && ETags.matches(ifNoneMatch, view.get().checksum())
+            ? Optional.of(new ReadOutcome.NotModified(view.get().checksum()))
+            : Optional.empty();
+      }
+      try (PreparedStatement statement = connection.prepareStatement(CHECKSUM)) {
+        statement.setString(1, slug.key());
+        try (ResultSet row = statement.executeQuery()) {
+          if (!row.next()) {
+            return Optional.of(new ReadOutcome.NotFound());
+          }
+          if (ifNoneMatch != null && ETags.matches(ifNoneMatch, row.getString(1))) {
+            return Optional.of(new ReadOutcome.NotModified(row.getString(1)));
+          }
+          return Optional.empty();
         }
-        return Optional.empty();
       }
     } catch (SQLException e) {
       throw new IllegalStateException("could not read repository " + slug, e);
@@ -139,11 +180,14 @@ public class RepositoryReader {
   }
 
   /**
-   * The whole repository as a body to stream ({@link SnapshotStream}), as it is when this is
-   * called, or {@link ReadOutcome.NotFound}. The snapshot holds a connection in a read-only,
-   * repeatable-read transaction until it is closed; every other outcome holds nothing.
+   * The whole repository as the caller sees it, as a body to stream ({@link SnapshotStream}), as it
+   * is when this is called, or {@link ReadOutcome.NotFound}. The snapshot holds a connection in a
+   * read-only, repeatable-read transaction until it is closed; every other outcome holds nothing. A
+   * view's checksum (the ETag, sent before the body) is computed from its keys first, in the same
+   * transaction.
    */
-  ReadOutcome snapshot(RepositorySlug slug) {
+  ReadOutcome snapshot(AuthorizedRepository target) {
+    RepositorySlug slug = target.slug();
     Connection connection = null;
     int isolation = Connection.TRANSACTION_READ_COMMITTED;
     boolean handedOver = false;
@@ -153,6 +197,7 @@ public class RepositoryReader {
       connection.setAutoCommit(false);
       connection.setReadOnly(true);
       connection.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
+      Optional<String> viewer = CallerViews.viewer(connection, target);
       try (PreparedStatement statement = connection.prepareStatement(HEAD)) {
         statement.setString(1, slug.key());
         try (ResultSet row = statement.executeQuery()) {
@@ -160,16 +205,24 @@ public class RepositoryReader {
             return new ReadOutcome.NotFound();
           }
           String repo = row.getString(2);
+          String checksum = row.getString(4);
+          if (viewer.isPresent()) {
+            checksum =
+                view(connection, slug, viewer.get())
+                    .map(View::checksum)
+                    .orElseThrow(() -> new IllegalStateException("a repository row vanished"));
+          }
           SnapshotStream body =
               new SnapshotStream(
                   connection,
                   isolation,
+                  viewer,
                   row.getLong(1),
                   organizationOf(repo),
                   repo,
                   row.getLong(3),
                   Timestamps.format(row.getObject(5, OffsetDateTime.class).toInstant()),
-                  row.getString(4));
+                  checksum);
           handedOver = true;
           return new ReadOutcome.Snapshot(body);
         }
@@ -225,43 +278,60 @@ public class RepositoryReader {
    * The keys written after {@code afterVersion}, once the repository's version is above it (empty
    * until then). Every key's row remembers the version that last wrote it, tombstones included, so
    * any version up to the current one can be answered; a version beyond it (a client of another
-   * database, or of a repository deleted and created again) is a reset.
+   * database, or of a repository deleted and created again) is a reset. A caller who reads a view
+   * gets the keys stamped after the version as they are in the view (a key stamped by a change
+   * still waiting comes as the caller already has it) and the view's checksum.
    */
-  Optional<VersionChanges> changesAfter(RepositorySlug slug, long afterVersion) {
-    try (Connection connection = dataSource.getConnection();
-        PreparedStatement statement = connection.prepareStatement(CHANGES_AFTER)) {
-      statement.setString(1, slug.key());
-      statement.setString(2, slug.key());
-      statement.setLong(3, afterVersion);
-      try (ResultSet rows = statement.executeQuery()) {
-        long version = 0;
-        String checksum = Checksums.EMPTY;
-        if (rows.next() && rows.getInt(1) == 0) {
-          version = rows.getLong(2);
-          checksum = rows.getString(3);
-        }
-        if (afterVersion > version) {
-          return Optional.of(VersionChanges.reset(version, checksum));
-        }
-        if (version == afterVersion) {
-          return Optional.empty();
-        }
-        Map<String, String> changed = new LinkedHashMap<>();
-        Map<String, String> deleted = new LinkedHashMap<>();
-        Map<String, String> authors = new LinkedHashMap<>();
-        while (rows.next()) {
-          if (rows.getBoolean(6)) {
-            deleted.put(rows.getString(4), rows.getString(5));
-          } else {
-            changed.put(rows.getString(4), rows.getString(5));
-            authors.put(rows.getString(4), rows.getString(7));
+  Optional<VersionChanges> changesAfter(AuthorizedRepository target, long afterVersion) {
+    RepositorySlug slug = target.slug();
+    try (Connection connection = dataSource.getConnection()) {
+      Optional<String> viewer = CallerViews.viewer(connection, target);
+      if (viewer.isPresent()) {
+        return view(connection, slug, viewer.get())
+            .map(view -> view.changesAfter(afterVersion))
+            .orElseGet(() -> changesAfterNothing(afterVersion));
+      }
+      try (PreparedStatement statement = connection.prepareStatement(CHANGES_AFTER)) {
+        statement.setString(1, slug.key());
+        statement.setString(2, slug.key());
+        statement.setLong(3, afterVersion);
+        try (ResultSet rows = statement.executeQuery()) {
+          long version = 0;
+          String checksum = Checksums.EMPTY;
+          if (rows.next() && rows.getInt(1) == 0) {
+            version = rows.getLong(2);
+            checksum = rows.getString(3);
           }
+          if (afterVersion > version) {
+            return Optional.of(VersionChanges.reset(version, checksum));
+          }
+          if (version == afterVersion) {
+            return Optional.empty();
+          }
+          Map<String, String> changed = new LinkedHashMap<>();
+          Map<String, String> deleted = new LinkedHashMap<>();
+          Map<String, String> authors = new LinkedHashMap<>();
+          while (rows.next()) {
+            if (rows.getBoolean(6)) {
+              deleted.put(rows.getString(4), rows.getString(5));
+            } else {
+              changed.put(rows.getString(4), rows.getString(5));
+              authors.put(rows.getString(4), rows.getString(7));
+            }
+          }
+          return Optional.of(VersionChanges.of(version, checksum, changed, deleted, authors));
         }
-        return Optional.of(VersionChanges.of(version, checksum, changed, deleted, authors));
       }
     } catch (SQLException e) {
       throw new IllegalStateException("could not read repository " + slug, e);
     }
+  }
+
+  /** A never-written repository's answer: nothing while the client has nothing, else a reset. */
+  private static Optional<VersionChanges> changesAfterNothing(long afterVersion) {
+    return afterVersion > 0
+        ? Optional.of(VersionChanges.reset(0, Checksums.EMPTY))
+        : Optional.empty();
   }
 
   /** The id of the repository's memory store, when the repository has a row. */
@@ -278,9 +348,19 @@ public class RepositoryReader {
     }
   }
 
-  /** The hashes view; for a never-written repository the empty one (version 0, empty checksum). */
-  HashesView hashesOrEmpty(RepositorySlug slug) {
+  /**
+   * The caller's hashes view; for a never-written repository the empty one (version 0, empty
+   * checksum).
+   */
+  HashesView hashesOrEmpty(AuthorizedRepository target) {
+    RepositorySlug slug = target.slug();
     try (Connection connection = dataSource.getConnection()) {
+      Optional<String> viewer = CallerViews.viewer(connection, target);
+      if (viewer.isPresent()) {
+        return view(connection, slug, viewer.get())
+            .map(View::hashes)
+            .orElseGet(() -> new HashesView(0, Checksums.EMPTY, Map.of(), Map.of()));
+      }
       return hashes(connection, slug) instanceof ReadOutcome.Hashes hashes
           ? hashes.body()
           : new HashesView(0, Checksums.EMPTY, Map.of(), Map.of());
@@ -308,6 +388,80 @@ public class RepositoryReader {
         return new ReadOutcome.Hashes(
             new HashesView(version, checksum, entryChecksums, deletedKeys));
       }
+    }
+  }
+
+  /**
+   * The view {@code viewer} reads of the repository ({@link CallerViews}): its version, and each
+   * key as the view has it, with the version that last stamped the key and its author. Empty when
+   * the repository was never written. On {@code connection} as it is, so inside a caller's
+   * transaction (a write's, under its lock) it reads what that transaction sees.
+   */
+  static Optional<View> view(Connection connection, RepositorySlug slug, String viewer)
+      throws SQLException {
+    try (PreparedStatement statement = connection.prepareStatement(VIEW)) {
+      statement.setString(1, viewer);
+      statement.setString(2, slug.key());
+      statement.setString(3, slug.key());
+      try (ResultSet rows = statement.executeQuery()) {
+        if (!rows.next() || rows.getInt(1) != 0) {
+          return Optional.empty();
+        }
+        long version = rows.getLong(2);
+        Map<String, String> live = new LinkedHashMap<>();
+        Map<String, String> deleted = new LinkedHashMap<>();
+        Map<String, Long> stamped = new LinkedHashMap<>();
+        Map<String, String> authors = new LinkedHashMap<>();
+        while (rows.next()) {
+          String key = rows.getString(3);
+          (rows.getBoolean(5) ? deleted : live).put(key, rows.getString(4));
+          stamped.put(key, rows.getLong(6));
+          authors.put(key, rows.getString(7));
+        }
+        return Optional.of(new View(version, live, deleted, stamped, authors));
+      }
+    }
+  }
+
+  /** A caller's view of a repository, keys in UTF-8 byte order. */
+  record View(
+      long version,
+      Map<String, String> live,
+      Map<String, String> deleted,
+      Map<String, Long> stamped,
+      Map<String, String> authors) {
+
+    /** The view's checksum, computed as the repository's is from its live keys. */
+    String checksum() {
+      return Checksums.ofRepository(live);
+    }
+
+    HashesView hashes() {
+      return new HashesView(version, checksum(), live, deleted);
+    }
+
+    Optional<VersionChanges> changesAfter(long afterVersion) {
+      if (afterVersion > version) {
+        return Optional.of(VersionChanges.reset(version, checksum()));
+      }
+      if (afterVersion == version) {
+        return Optional.empty();
+      }
+      Map<String, String> changed = new LinkedHashMap<>();
+      Map<String, String> gone = new LinkedHashMap<>();
+      Map<String, String> by = new LinkedHashMap<>();
+      stamped.forEach(
+          (key, stamp) -> {
+            if (stamp > afterVersion) {
+              if (live.containsKey(key)) {
+                changed.put(key, live.get(key));
+                by.put(key, authors.get(key));
+              } else {
+                gone.put(key, deleted.get(key));
+              }
+            }
+          });
+      return Optional.of(VersionChanges.of(version, checksum(), changed, gone, by));
     }
   }
 

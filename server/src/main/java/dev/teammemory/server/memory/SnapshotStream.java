@@ -8,6 +8,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.Optional;
 
 /**
  * The body of a full GET, written to the response as PostgreSQL reads it, so that what a read holds
@@ -17,7 +18,8 @@ import java.sql.SQLException;
  * order ({@code COLLATE "C"}), the order of the wire body; the entries first, then their checksums,
  * then the deleted keys, each from a cursor ({@code memory_entry_key_bytes_idx}), as the body's
  * fields follow each other (PROTOCOL.md). Not thread-safe: one response writes it once, then closes
- * it, which ends the transaction and returns the connection.
+ * it, which ends the transaction and returns the connection. A caller who reads a view of the
+ * repository ({@link CallerViews}) gets the same statements over that view.
  */
 final class SnapshotStream implements AutoCloseable {
 
@@ -32,6 +34,7 @@ final class SnapshotStream implements AutoCloseable {
 
   private final Connection connection;
   private final int isolation;
+  private final Optional<String> viewer;
   private final long repositoryId;
   private final String organizationId;
   private final String repo;
@@ -43,6 +46,7 @@ final class SnapshotStream implements AutoCloseable {
   SnapshotStream(
       Connection connection,
       int isolation,
+      Optional<String> viewer,
       long repositoryId,
       String organizationId,
       String repo,
@@ -51,6 +55,7 @@ final class SnapshotStream implements AutoCloseable {
       String checksum) {
     this.connection = connection;
     this.isolation = isolation;
+    this.viewer = viewer;
     this.repositoryId = repositoryId;
     this.organizationId = organizationId;
     this.repo = repo;
@@ -82,9 +87,9 @@ final class SnapshotStream implements AutoCloseable {
       json.writeStartObject();
       json.writeFieldName("entries");
       json.writeStartObject();
-      try (PreparedStatement statement = connection.prepareStatement(RepositoryReader.ENTRIES)) {
+      try (PreparedStatement statement = prepare(RepositoryReader.ENTRIES)) {
         statement.setFetchSize(ENTRY_ROWS_PER_FETCH);
-        statement.setLong(1, repositoryId);
+        statement.setLong(first(), repositoryId);
         try (ResultSet rows = statement.executeQuery()) {
           while (rows.next()) {
             stringField(json, rows.getString(1), rows.getString(2));
@@ -123,12 +128,30 @@ final class SnapshotStream implements AutoCloseable {
   }
 
   private ResultSet checksums(boolean deleted) throws SQLException {
-    PreparedStatement statement = connection.prepareStatement(RepositoryReader.CHECKSUMS);
+    PreparedStatement statement = prepare(RepositoryReader.CHECKSUMS);
     statement.closeOnCompletion();
     statement.setFetchSize(CHECKSUM_ROWS_PER_FETCH);
-    statement.setLong(1, repositoryId);
-    statement.setBoolean(2, deleted);
+    statement.setLong(first(), repositoryId);
+    statement.setBoolean(first() + 1, deleted);
     return statement.executeQuery();
+  }
+
+  /**
+   * The statement as the caller reads it: over their view when they read one ({@link CallerViews}),
+   * its first parameter then bound to the viewer.
+   */
+  private PreparedStatement prepare(String sql) throws SQLException {
+    if (viewer.isEmpty()) {
+      return connection.prepareStatement(sql);
+    }
+    PreparedStatement statement = connection.prepareStatement(CallerViews.over(sql));
+    statement.setString(1, viewer.get());
+    return statement;
+  }
+
+  /** The index of the statement's own first parameter. */
+  private int first() {
+    return viewer.isEmpty() ? 1 : 2;
   }
 
   private static void stringField(JsonGenerator json, String name, String value)

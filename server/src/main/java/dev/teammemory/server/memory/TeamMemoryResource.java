@@ -83,7 +83,7 @@ public class TeamMemoryResource {
     metrics.request(hashesOnly ? "hashes" : "get");
     if (hashesOnly || request.method() == HttpMethod.HEAD) {
       // A HEAD (routed here, as every GET) never writes a body: the ETag is the hashes view's.
-      return switch (store.hashes(target.slug(), ifNoneMatch)) {
+      return switch (store.hashes(target, ifNoneMatch)) {
         case ReadOutcome.NotFound notFound -> throw RepositoryAuthorization.notFound(target.slug());
         case ReadOutcome.NotModified notModified -> notModified(notModified.checksum());
         case ReadOutcome.Hashes hashes -> withETag(hashes.body(), hashes.body().checksum());
@@ -92,7 +92,7 @@ public class TeamMemoryResource {
       };
     }
     // A 404 or a 304 is the repository row's answer: it holds nothing, so it takes no admission.
-    Optional<ReadOutcome> answered = store.absentOrUnchanged(target.slug(), ifNoneMatch);
+    Optional<ReadOutcome> answered = store.absentOrUnchanged(target, ifNoneMatch);
     if (answered.isPresent()) {
       return switch (answered.get()) {
         case ReadOutcome.NotModified notModified -> notModified(notModified.checksum());
@@ -109,7 +109,7 @@ public class TeamMemoryResource {
                 * Math.min(
                     store.contentBytes(target.slug()),
                     (long) SnapshotStream.ENTRY_ROWS_PER_FETCH * limits.maxEntryBytes()));
-    return switch (store.snapshot(target.slug())) {
+    return switch (store.snapshot(target)) {
       case ReadOutcome.NotFound notFound -> throw RepositoryAuthorization.notFound(target.slug());
       case ReadOutcome.NotModified notModified ->
           throw new IllegalStateException("a snapshot answered not modified");
@@ -257,7 +257,7 @@ public class TeamMemoryResource {
         ReadAdmission.Kind.READ,
         ReadAdmission.HELD_PER_CONTENT_BYTE * limits.maxPageBytes());
     return store
-        .history(target.slug(), validKey, from)
+        .history(target, validKey, from)
         .map(history -> Response.ok(history).build())
         .orElseThrow(() -> RepositoryAuthorization.notFound(target.slug()));
   }

@@ -105,6 +105,8 @@ public class ReviewSettings {
       return new Change.Switched(approved, 0);
     }
     int published = repository.map(id -> publishWaiting(id, admin, now)).orElse(0);
+    // Teammates' views become the newest state: a new version, so every change feed tells them.
+    approvedVersions.publishNewest(slug);
     audit.record(slug, "review_off", admin, Optional.empty(), Optional.empty(), "", now);
     if (published > 0) {
       audit.record(

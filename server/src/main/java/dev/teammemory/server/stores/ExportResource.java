@@ -5,6 +5,7 @@ import dev.teammemory.protocol.ProtocolJson;
 import dev.teammemory.protocol.Timestamps;
 import dev.teammemory.server.limits.LimitsConfig;
 import dev.teammemory.server.limits.ReadAdmission;
+import dev.teammemory.server.memory.CallerViews;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import jakarta.annotation.PreDestroy;
@@ -26,6 +27,7 @@ import java.sql.SQLException;
 import java.time.OffsetDateTime;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -65,6 +67,7 @@ public class ExportResource {
 
   private final DataSource dataSource;
   private final StoreAccess access;
+  private final CallerViews views;
   private final ExportConfig config;
   private final ReadAdmission admission;
   private final long entryBytes;
@@ -74,11 +77,13 @@ public class ExportResource {
   ExportResource(
       DataSource dataSource,
       StoreAccess access,
+      CallerViews views,
       ExportConfig config,
       ReadAdmission admission,
       LimitsConfig limits) {
     this.dataSource = dataSource;
     this.access = access;
+    this.views = views;
     this.config = config;
     this.admission = admission;
     this.entryBytes = limits.maxEntryBytes();
@@ -112,7 +117,11 @@ public class ExportResource {
             target.target().caller().id(),
             ReadAdmission.Kind.EXPORT,
             2L * config.fetchSize() * entryBytes);
-    Store found = new Store(target.store().repositoryId(), target.target().slug().toString());
+    Store found =
+        new Store(
+            target.store().repositoryId(),
+            target.target().slug().toString(),
+            views.viewer(target.target()));
     StreamingOutput body =
         out -> {
           try {
@@ -159,9 +168,15 @@ public class ExportResource {
       connection.setReadOnly(true);
       int isolation = connection.getTransactionIsolation();
       connection.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
-      try (PreparedStatement statement = connection.prepareStatement(basic ? BASIC : FULL)) {
+      String memories = basic ? BASIC : FULL;
+      try (PreparedStatement statement =
+          connection.prepareStatement(
+              store.viewer().isEmpty() ? memories : CallerViews.over(memories))) {
         statement.setFetchSize(config.fetchSize());
-        statement.setLong(1, store.id());
+        if (store.viewer().isPresent()) {
+          statement.setString(1, store.viewer().get());
+        }
+        statement.setLong(store.viewer().isEmpty() ? 1 : 2, store.id());
         Line line = bytes -> write(out, bytes, blockedSince);
         Map<String, Object> first = new LinkedHashMap<>();
         first.put("type", "store");
@@ -258,8 +273,11 @@ public class ExportResource {
     return actor;
   }
 
-  /** The store being exported: its repository row's id and slug (for logs). */
-  private record Store(long id, String slug) {}
+  /**
+   * The store being exported: its repository row's id, slug (for logs), and the user whose view of
+   * it the caller reads ({@link CallerViews}; empty: the newest).
+   */
+  private record Store(long id, String slug, Optional<String> viewer) {}
 
   @FunctionalInterface
   private interface Line {

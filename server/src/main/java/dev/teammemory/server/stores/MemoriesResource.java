@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.teammemory.server.errors.StoreApiException;
 import dev.teammemory.server.limits.LimitsConfig;
 import dev.teammemory.server.limits.ReadAdmission;
+import dev.teammemory.server.memory.CallerViews;
 import dev.teammemory.server.memory.EntryStore;
 import dev.teammemory.server.memory.MemoryOutcome;
 import dev.teammemory.server.memory.MemoryState;
@@ -42,6 +43,7 @@ public class MemoriesResource {
 
   private final StoreAccess access;
   private final StoreReader reader;
+  private final CallerViews views;
   private final EntryStore store;
   private final SecretCheck secrets;
   private final SecretFields secretFields;
@@ -52,6 +54,7 @@ public class MemoriesResource {
   MemoriesResource(
       StoreAccess access,
       StoreReader reader,
+      CallerViews views,
       EntryStore store,
       SecretCheck secrets,
       SecretFields secretFields,
@@ -59,6 +62,7 @@ public class MemoriesResource {
       LimitsConfig limits) {
     this.access = access;
     this.reader = reader;
+    this.views = views;
     this.store = store;
     this.secrets = secrets;
     this.secretFields = secretFields;
@@ -139,6 +143,7 @@ public class MemoriesResource {
             : ReadAdmission.METADATA_PAGE_BYTES);
     List<ListedItem> items =
         reader.memories(
+            views.viewer(target.target()),
             target.store().repositoryId(),
             keyPrefix,
             childrenOnly,
@@ -165,10 +170,17 @@ public class MemoriesResource {
     // view (a store the caller cannot see is 404 whatever the view), so a bad view reads content.
     Optional<StoreReader.StoreWithMemory> found =
         reader.storeWithMemory(storeId, memoryId, !"basic".equals(view));
-    access.read(storeId, found.map(StoreReader.StoreWithMemory::store));
+    AuthorizedStore target = access.read(storeId, found.map(StoreReader.StoreWithMemory::store));
     StoreRequests.fullView(view, true);
-    return found
-        .flatMap(StoreReader.StoreWithMemory::memory)
+    // A caller who reads a view of the repository (review required) reads the memory again, as
+    // their view has it: the one statement read the newest.
+    Optional<String> viewer = views.viewer(target.target());
+    Optional<MemoryRow> shown =
+        viewer.isPresent()
+            ? reader.memory(
+                viewer.get(), target.store().repositoryId(), memoryId, !"basic".equals(view))
+            : found.flatMap(StoreReader.StoreWithMemory::memory);
+    return shown
         .map(memory -> StoreBodies.of(storeId, memory))
         .orElseThrow(() -> noSuchMemory(memoryId));
   }

@@ -3,6 +3,7 @@ package dev.teammemory.server.stores;
 import dev.teammemory.server.errors.StoreApiException;
 import dev.teammemory.server.limits.LimitsConfig;
 import dev.teammemory.server.limits.ReadAdmission;
+import dev.teammemory.server.memory.CallerViews;
 import dev.teammemory.server.memory.EntryStore;
 import dev.teammemory.server.memory.Ids;
 import dev.teammemory.server.memory.RedactOutcome;
@@ -33,6 +34,7 @@ public class MemoryVersionsResource {
 
   private final StoreAccess access;
   private final StoreReader reader;
+  private final CallerViews views;
   private final EntryStore store;
   private final LimitsConfig limits;
   private final ReadAdmission admission;
@@ -41,11 +43,13 @@ public class MemoryVersionsResource {
   MemoryVersionsResource(
       StoreAccess access,
       StoreReader reader,
+      CallerViews views,
       EntryStore store,
       LimitsConfig limits,
       ReadAdmission admission) {
     this.access = access;
     this.reader = reader;
+    this.views = views;
     this.store = store;
     this.limits = limits;
     this.admission = admission;
@@ -82,8 +86,9 @@ public class MemoryVersionsResource {
             : ReadAdmission.METADATA_PAGE_BYTES);
     long repositoryId = target.store().repositoryId();
     Optional<Long> before = StoreRequests.numericPosition(page, CURSOR);
+    Optional<String> viewer = views.viewer(target.target());
     List<VersionRow> rows =
-        reader.versions(repositoryId, filter.withoutContent(), before, size + 1);
+        reader.versions(viewer, repositoryId, filter.withoutContent(), before, size + 1);
     int fitting = full ? fittingInPage(rows, size) : Math.min(rows.size(), size);
     String next = null;
     if (rows.size() > fitting) {
@@ -94,6 +99,7 @@ public class MemoryVersionsResource {
       // The page's rows again, now with their contents: the ids bound the read to what fits.
       rows =
           reader.versions(
+              viewer,
               repositoryId,
               filter,
               Optional.of(rows.get(0).rowId() + 1),
@@ -161,7 +167,7 @@ public class MemoryVersionsResource {
       throw noSuchVersion(versionId);
     }
     return reader
-        .version(target.store().repositoryId(), rowId, full)
+        .version(views.viewer(target.target()), target.store().repositoryId(), rowId, full)
         .orElseThrow(() -> noSuchVersion(versionId));
   }
 

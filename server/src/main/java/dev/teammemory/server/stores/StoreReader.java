@@ -3,6 +3,7 @@ package dev.teammemory.server.stores;
 import dev.teammemory.server.auth.RepositorySlug;
 import dev.teammemory.server.auth.Visibility;
 import dev.teammemory.server.database.PostgresArrays;
+import dev.teammemory.server.memory.CallerViews;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.sql.Connection;
@@ -54,8 +55,9 @@ public class StoreReader {
   public Optional<StoreRow> store(String storeId) {
     String sql = "SELECT " + STORE_COLUMNS + " FROM repository r WHERE r.store_id = ?";
     return query(
+        Optional.empty(),
         sql,
-        statement -> statement.setString(1, storeId),
+        (statement, first) -> statement.setString(first, storeId),
         rows -> rows.next() ? Optional.of(store(rows)) : Optional.empty());
   }
 
@@ -108,8 +110,9 @@ public class StoreReader {
     sql.append(" ORDER BY r.id DESC LIMIT ?");
     parameters.add(limit);
     return query(
+        Optional.empty(),
         sql.toString(),
-        statement -> bind(statement, parameters),
+        (statement, first) -> bind(statement, first, parameters),
         rows -> {
           List<StoreRow> stores = new ArrayList<>();
           while (rows.next()) {
@@ -141,10 +144,11 @@ public class StoreReader {
             + " ON e.repository_id = r.id AND e.memory_id = ? AND NOT e.deleted"
             + " WHERE r.store_id = ?";
     return query(
+        Optional.empty(),
         sql,
-        statement -> {
-          statement.setString(1, memoryId);
-          statement.setString(2, storeId);
+        (statement, first) -> {
+          statement.setString(first, memoryId);
+          statement.setString(first + 1, storeId);
         },
         rows -> {
           if (!rows.next()) {
@@ -160,11 +164,34 @@ public class StoreReader {
   }
 
   /**
+   * The live memory {@code memoryId} of the repository as {@code viewer} sees it ({@link
+   * CallerViews}): a retrieve by a caller who reads a view, read again after {@link
+   * #storeWithMemory} found the store.
+   */
+  Optional<MemoryRow> memory(
+      String viewer, long repositoryId, String memoryId, boolean withContent) {
+    String sql =
+        "SELECT "
+            + MEMORY_COLUMNS.formatted(withContent ? "e.content" : "NULL")
+            + " FROM memory_entry e"
+            + " WHERE e.repository_id = ? AND e.memory_id = ? AND NOT e.deleted";
+    return query(
+        Optional.of(viewer),
+        sql,
+        (statement, first) -> {
+          statement.setLong(first, repositoryId);
+          statement.setString(first + 1, memoryId);
+        },
+        rows -> rows.next() ? Optional.of(memory(rows, 1)) : Optional.empty());
+  }
+
+  /**
    * Up to {@code limit} live memories whose keys start with {@code keyPrefix}, in key order
    * (reversed when {@code descending}), after the item {@code afterKey} when given. At depth 1 only
    * the prefix's direct children are memories; deeper ones are represented by their folder.
    */
   List<ListedItem> memories(
+      Optional<String> viewer,
       long repositoryId,
       String keyPrefix,
       boolean childrenOnly,
@@ -207,9 +234,10 @@ public class StoreReader {
               + " LIMIT ?";
     }
     return query(
+        viewer,
         sql,
-        statement -> {
-          int index = 1;
+        (statement, first) -> {
+          int index = first;
           if (childrenOnly) {
             statement.setString(index++, keyPrefix);
             statement.setString(index++, keyPrefix);
@@ -239,12 +267,17 @@ public class StoreReader {
    * memory and is not listed.
    */
   List<VersionRow> versions(
-      long repositoryId, VersionFilter filter, Optional<Long> beforeRowId, int limit) {
-    return versions(repositoryId, filter, beforeRowId, limit, 0);
+      Optional<String> viewer,
+      long repositoryId,
+      VersionFilter filter,
+      Optional<Long> beforeRowId,
+      int limit) {
+    return versions(viewer, repositoryId, filter, beforeRowId, limit, 0);
   }
 
   /** As above, and only rows from {@code fromRowId} on (a page read again, with contents). */
   List<VersionRow> versions(
+      Optional<String> viewer,
       long repositoryId,
       VersionFilter filter,
       Optional<Long> beforeRowId,
@@ -298,8 +331,9 @@ public class StoreReader {
     sql.append(" ORDER BY v.id DESC LIMIT ?");
     parameters.add(limit);
     return query(
+        viewer,
         sql.toString(),
-        statement -> bind(statement, parameters),
+        (statement, first) -> bind(statement, first, parameters),
         rows -> {
           List<VersionRow> versions = new ArrayList<>();
           while (rows.next()) {
@@ -310,17 +344,19 @@ public class StoreReader {
   }
 
   /** One version of the store's memories. */
-  Optional<VersionRow> version(long repositoryId, long rowId, boolean withContent) {
+  Optional<VersionRow> version(
+      Optional<String> viewer, long repositoryId, long rowId, boolean withContent) {
     String sql =
         "SELECT "
             + VERSION_COLUMNS.formatted(withContent ? "v.content" : "NULL")
             + " FROM memory_entry_version v WHERE v.repository_id = ? AND v.id = ?"
             + " AND v.memory_id IS NOT NULL AND v.operation <> 'moved'";
     return query(
+        viewer,
         sql,
-        statement -> {
-          statement.setLong(1, repositoryId);
-          statement.setLong(2, rowId);
+        (statement, first) -> {
+          statement.setLong(first, repositoryId);
+          statement.setLong(first + 1, rowId);
         },
         rows -> rows.next() ? Optional.of(version(rows)) : Optional.empty());
   }
@@ -372,16 +408,17 @@ public class StoreReader {
     return value == null ? Optional.empty() : Optional.of(value.toInstant());
   }
 
-  private static void bind(PreparedStatement statement, List<Object> parameters)
+  private static void bind(PreparedStatement statement, int first, List<Object> parameters)
       throws SQLException {
     for (int i = 0; i < parameters.size(); i++) {
-      statement.setObject(i + 1, parameters.get(i));
+      statement.setObject(first + i, parameters.get(i));
     }
   }
 
+  /** Binds a statement's own parameters, the first of them at index {@code first}. */
   @FunctionalInterface
   private interface Binder {
-    void bind(PreparedStatement statement) throws SQLException;
+    void bind(PreparedStatement statement, int first) throws SQLException;
   }
 
   @FunctionalInterface
@@ -389,10 +426,18 @@ public class StoreReader {
     T read(ResultSet rows) throws SQLException;
   }
 
-  private <T> T query(String sql, Binder binder, Reading<T> reading) {
+  /**
+   * Runs {@code sql}, over the view of {@code viewer} when one is given ({@link CallerViews}: the
+   * viewer is then the first parameter, and the statement's own follow).
+   */
+  private <T> T query(Optional<String> viewer, String sql, Binder binder, Reading<T> reading) {
     try (Connection connection = dataSource.getConnection();
-        PreparedStatement statement = connection.prepareStatement(sql)) {
-      binder.bind(statement);
+        PreparedStatement statement =
+            connection.prepareStatement(viewer.isEmpty() ? sql : CallerViews.over(sql))) {
+      if (viewer.isPresent()) {
+        statement.setString(1, viewer.get());
+      }
+      binder.bind(statement, viewer.isEmpty() ? 1 : 2);
       try (ResultSet rows = statement.executeQuery()) {
         return reading.read(rows);
       }
