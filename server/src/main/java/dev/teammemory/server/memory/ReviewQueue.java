@@ -49,6 +49,28 @@ class ReviewQueue {
           .executeUpdate();
       return;
     }
+    // A rename moved the memory's row, approved-version pointer and all, to the new key, and left
+    // a new tombstone row at the old key. Teammates see the memory where it was approved: the
+    // pointer goes back to the old key's row, and the new key has none of its own yet.
+    entityManager
+        .createNativeQuery(
+            "WITH moved AS (SELECT m.id AS moved_id, o.id AS old_id, m.approved_version AS approved"
+                + " FROM memory_entry m"
+                + " JOIN memory_entry o ON o.repository_id = m.repository_id"
+                + " AND o.version = m.version AND o.id <> m.id"
+                + " JOIN memory_entry_version t ON t.repository_id = o.repository_id"
+                + " AND t.entry_key = o.entry_key AND t.version = o.version"
+                + " AND t.operation = 'moved'"
+                + " JOIN memory_entry_version a ON a.repository_id = o.repository_id"
+                + " AND a.entry_key = o.entry_key AND a.version = m.approved_version"
+                + " AND a.memory_id = m.memory_id"
+                + " WHERE m.repository_id = ?1 AND m.version = ?2 AND NOT m.deleted)"
+                + " UPDATE memory_entry e SET approved_version ="
+                + " CASE WHEN e.id = moved.old_id THEN moved.approved END"
+                + " FROM moved WHERE e.id IN (moved.moved_id, moved.old_id)")
+        .setParameter(1, repositoryId)
+        .setParameter(2, version)
+        .executeUpdate();
     // A rename is recorded as what it does to each key: the old key's delete, the new key's
     // content. The base is the approved version each change was made over (NULL: never approved).
     entityManager

@@ -423,6 +423,50 @@ class ReviewViewsTest {
     assertThat(history(REVIEWER, repo, "a.md")).containsExactly("one, edited", "one");
   }
 
+  @Test
+  void aWaitingRenameLeavesTheMemoryWhereTeammatesSawItUntilApproved() {
+    String repo = freshAcme("views-rename");
+    put(WRITER, repo, entries("a.md", "one"));
+    requireReview(repo);
+    String store =
+        as(READER)
+            .queryParam("repo", repo)
+            .get(PATH + "/store")
+            .then()
+            .statusCode(200)
+            .extract()
+            .jsonPath()
+            .getString("id");
+    String memory =
+        as(WRITER)
+            .get(STORES + store + "/memories")
+            .then()
+            .statusCode(200)
+            .extract()
+            .jsonPath()
+            .getString("data[0].id");
+
+    as(WRITER)
+        .body(Map.of("path", "/renamed.md"))
+        .post(STORES + store + "/memories/" + memory)
+        .then()
+        .statusCode(200);
+
+    assertThat(contents(get(TEAMMATE, repo))).containsExactly(Map.entry("a.md", "one"));
+    assertThat(retrieve(TEAMMATE, store, memory).getString("path")).isEqualTo("/a.md");
+    ExtractableResponse<Response> alice = get(WRITER, repo);
+    assertThat(contents(alice)).containsExactly(Map.entry("renamed.md", "one"));
+    assertThat(alice.jsonPath().getMap("deletedKeys")).containsOnlyKeys("a.md");
+    assertThat(retrieve(WRITER, store, memory).getString("path")).isEqualTo("/renamed.md");
+
+    decide(repo, "renamed.md", "approve");
+    decide(repo, "a.md", "approve");
+
+    ExtractableResponse<Response> carol = get(TEAMMATE, repo);
+    assertThat(contents(carol)).containsExactly(Map.entry("renamed.md", "one"));
+    assertThat(carol.jsonPath().getMap("deletedKeys")).containsOnlyKeys("a.md");
+  }
+
   private static JsonPath retrieve(String token, String store, String memory) {
     return as(token)
         .get(STORES + store + "/memories/" + memory)
