@@ -332,7 +332,8 @@ public class EntryStore {
     if (repository.archivedAt != null) {
       return new DeleteOutcome.Archived();
     }
-    RepositoryState current = asSeenBy(target, RepositoryState.of(repository));
+    Optional<RepositoryReader.View> view = viewOf(target, RepositoryState.of(repository));
+    RepositoryState current = seenIn(view, RepositoryState.of(repository));
     if (ifMatch.isPresent() && !preconditionHolds(ifMatch.get(), current)) {
       return new DeleteOutcome.PreconditionFailed(current.checksum());
     }
@@ -343,8 +344,12 @@ public class EntryStore {
     if (entry.deleted) {
       return new DeleteOutcome.AlreadyDeleted(current);
     }
-    if (expectedChecksum.isPresent() && !expectedChecksum.get().equals(entry.checksum)) {
-      return new DeleteOutcome.KeyChanged(entry.checksum);
+    // The content the caller last saw of the key is their view's: a teammate's waiting change of
+    // it is not a reason to refuse their delete (it becomes one more waiting change).
+    String seen =
+        view.map(viewed -> viewed.live().getOrDefault(key, entry.checksum)).orElse(entry.checksum);
+    if (expectedChecksum.isPresent() && !expectedChecksum.get().equals(seen)) {
+      return new DeleteOutcome.KeyChanged(seen);
     }
     long version = repository.version + 1;
     Instant now = now();
@@ -828,24 +833,35 @@ public class EntryStore {
    * never fails their precondition.
    */
   private RepositoryState asSeenBy(AuthorizedRepository target, RepositoryState state) {
+    return seenIn(viewOf(target, state), state);
+  }
+
+  /** The state with the checksum of {@code view}, when the caller reads one. */
+  private static RepositoryState seenIn(
+      Optional<RepositoryReader.View> view, RepositoryState state) {
+    return view.map(
+            viewed ->
+                new RepositoryState(
+                    state.repo(), state.version(), viewed.checksum(), state.lastModified()))
+        .orElse(state);
+  }
+
+  /** The caller's view, read in this transaction; empty when they read the newest state. */
+  private Optional<RepositoryReader.View> viewOf(
+      AuthorizedRepository target, RepositoryState state) {
     if (target.permission().allowsReview() || state.isNeverWritten()) {
-      return state;
+      return Optional.empty();
     }
     entityManager.flush();
-    Optional<String> checksum =
-        entityManager
-            .unwrap(Session.class)
-            .doReturningWork(
-                connection -> {
-                  Optional<String> viewer = CallerViews.viewer(connection, target);
-                  return viewer.isEmpty()
-                      ? Optional.<String>empty()
-                      : RepositoryReader.view(connection, target.slug(), viewer.get())
-                          .map(RepositoryReader.View::checksum);
-                });
-    return checksum
-        .map(seen -> new RepositoryState(state.repo(), state.version(), seen, state.lastModified()))
-        .orElse(state);
+    return entityManager
+        .unwrap(Session.class)
+        .doReturningWork(
+            connection -> {
+              Optional<String> viewer = CallerViews.viewer(connection, target);
+              return viewer.isEmpty()
+                  ? Optional.<RepositoryReader.View>empty()
+                  : RepositoryReader.view(connection, target.slug(), viewer.get());
+            });
   }
 
   /**

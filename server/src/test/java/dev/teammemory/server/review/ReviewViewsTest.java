@@ -303,6 +303,24 @@ class ReviewViewsTest {
   }
 
   @Test
+  void aDeleteExpectingTheContentATeammateSawWaitsInsteadOfFailing() {
+    String repo = repositoryWithWaitingChanges("views-delete-expected");
+
+    ExtractableResponse<Response> deleted =
+        as(TEAMMATE)
+            .queryParam("repo", repo)
+            .queryParam("key", "a.md")
+            .queryParam("expected_checksum", Checksums.ofContent("one"))
+            .delete(PATH)
+            .then()
+            .extract();
+
+    assertThat(deleted.statusCode()).isEqualTo(200);
+    assertThat(contents(get(TEAMMATE, repo))).containsOnlyKeys("b.md");
+    assertThat(contents(get(READER, repo))).containsOnlyKeys("a.md", "b.md");
+  }
+
+  @Test
   void bothChangeFeedFormsAnswerEachCallersView() {
     String repo = freshAcme("views-feed");
     put(WRITER, repo, entries("a.md", "one"));
