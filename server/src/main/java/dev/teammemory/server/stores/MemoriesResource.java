@@ -4,9 +4,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.teammemory.server.errors.StoreApiException;
 import dev.teammemory.server.limits.LimitsConfig;
 import dev.teammemory.server.limits.ReadAdmission;
-import dev.teammemory.server.memory.EntryStore;
-import dev.teammemory.server.memory.MemoryOutcome;
-import dev.teammemory.server.memory.MemoryState;
 import dev.teammemory.server.secrets.SecretCheck;
 import dev.teammemory.server.secrets.SecretFinding;
 import jakarta.inject.Inject;
@@ -26,7 +23,7 @@ import org.jboss.resteasy.reactive.RestQuery;
 
 /**
  * {@code /v1/memory_stores/{store}/memories}: one memory per entry of the store's repository, its
- * path {@code "/" + key}. Writes go through {@link EntryStore}, in the same transaction as {@code
+ * path {@code "/" + key}. Writes go through {@link StoreWrites}, in the same transaction as {@code
  * team_memory}'s (the repository's version and checksum move, the change feed wakes). The NDJSON
  * export ({@code …/memories/export}) is served by its own resource.
  */
@@ -42,7 +39,7 @@ public class MemoriesResource {
 
   private final StoreAccess access;
   private final StoreReader reader;
-  private final EntryStore store;
+  private final StoreWrites store;
   private final SecretCheck secrets;
   private final SecretFields secretFields;
   private final ReadAdmission admission;
@@ -52,7 +49,7 @@ public class MemoriesResource {
   MemoriesResource(
       StoreAccess access,
       StoreReader reader,
-      EntryStore store,
+      StoreWrites store,
       SecretCheck secrets,
       SecretFields secretFields,
       ReadAdmission admission,
@@ -237,9 +234,9 @@ public class MemoriesResource {
         LOG.infof(
             "Memory %s of %s written by %s",
             written.memory().memoryId(), target.store().slug(), target.target().caller().user());
-        yield body(storeId, written.memory());
+        yield StoreBodies.of(storeId, written.memory());
       }
-      case MemoryOutcome.Unchanged unchanged -> body(storeId, unchanged.memory());
+      case MemoryOutcome.Unchanged unchanged -> StoreBodies.of(storeId, unchanged.memory());
       case MemoryOutcome.NotFound none ->
           throw memoryId.isPresent()
               ? noSuchMemoryOrStore(target, memoryId.get())
@@ -278,21 +275,6 @@ public class MemoriesResource {
       case MemoryOutcome.Deleted deleted ->
           throw new IllegalStateException("a write came to a deletion");
     };
-  }
-
-  private static StoreBodies.Memory body(String storeId, MemoryState state) {
-    return StoreBodies.of(
-        storeId,
-        new MemoryRow(
-            state.memoryId(),
-            state.key(),
-            state.checksum(),
-            state.sizeBytes(),
-            state.versionRowId(),
-            state.createdAt(),
-            state.updatedAt(),
-            state.updatedBy(),
-            Optional.of(state.content())));
   }
 
   /** The store may have gone between the access check and the write: say which is missing. */

@@ -7,9 +7,6 @@ import dev.teammemory.server.auth.RepositoryAuthorization;
 import dev.teammemory.server.auth.RepositorySlug;
 import dev.teammemory.server.errors.StoreApiException;
 import dev.teammemory.server.limits.ReadAdmission;
-import dev.teammemory.server.memory.EntryStore;
-import dev.teammemory.server.memory.StoreAttributes;
-import dev.teammemory.server.memory.StoreOutcome;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -47,7 +44,7 @@ public class MemoryStoresResource {
 
   private final StoreAccess access;
   private final StoreReader reader;
-  private final EntryStore store;
+  private final StoreWrites store;
   private final RepositoryAuthorization authorization;
   private final SecretFields secretFields;
   private final ReadAdmission admission;
@@ -56,7 +53,7 @@ public class MemoryStoresResource {
   MemoryStoresResource(
       StoreAccess access,
       StoreReader reader,
-      EntryStore store,
+      StoreWrites store,
       RepositoryAuthorization authorization,
       SecretFields secretFields,
       ReadAdmission admission) {

@@ -3,7 +3,6 @@ package dev.teammemory.server.stores;
 import dev.teammemory.server.errors.StoreApiException;
 import dev.teammemory.server.limits.LimitsConfig;
 import dev.teammemory.server.limits.ReadAdmission;
-import dev.teammemory.server.memory.EntryStore;
 import dev.teammemory.server.memory.Ids;
 import dev.teammemory.server.memory.RedactOutcome;
 import jakarta.inject.Inject;
@@ -33,7 +32,7 @@ public class MemoryVersionsResource {
 
   private final StoreAccess access;
   private final StoreReader reader;
-  private final EntryStore store;
+  private final StoreWrites store;
   private final LimitsConfig limits;
   private final ReadAdmission admission;
 
@@ -41,7 +40,7 @@ public class MemoryVersionsResource {
   MemoryVersionsResource(
       StoreAccess access,
       StoreReader reader,
-      EntryStore store,
+      StoreWrites store,
       LimitsConfig limits,
       ReadAdmission admission) {
     this.access = access;

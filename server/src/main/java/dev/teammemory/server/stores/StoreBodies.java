@@ -8,6 +8,7 @@ import dev.teammemory.protocol.Checksums;
 import dev.teammemory.protocol.Timestamps;
 import dev.teammemory.server.http.MemoryStoresBody;
 import dev.teammemory.server.memory.Ids;
+import dev.teammemory.server.memory.MemoryRow;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
