@@ -1,6 +1,7 @@
 package dev.teammemory.server.stores;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.teammemory.protocol.store.StoreAnswers;
 import dev.teammemory.server.errors.StoreApiException;
 import dev.teammemory.server.limits.LimitsConfig;
 import dev.teammemory.server.limits.ReadAdmission;
@@ -64,7 +65,7 @@ public class MemoriesResource {
   }
 
   @POST
-  public StoreBodies.Memory create(@RestPath("store") String storeId, InputStream body) {
+  public StoreAnswers.Memory create(@RestPath("store") String storeId, InputStream body) {
     AuthorizedStore target = access.write(storeId);
     ObjectNode request = StoreRequests.object(body);
     String key =
@@ -99,7 +100,7 @@ public class MemoriesResource {
   }
 
   @GET
-  public StoreBodies.Page list(
+  public StoreAnswers.Page list(
       @RestPath("store") String storeId,
       @RestQuery("path_prefix") String pathPrefix,
       @RestQuery String depth,
@@ -148,13 +149,13 @@ public class MemoriesResource {
       items = items.subList(0, size);
       next = StoreRequests.cursor(CURSOR, items.get(size - 1).sortKey());
     }
-    return new StoreBodies.Page(
+    return new StoreAnswers.Page(
         items.stream().map(item -> StoreBodies.of(storeId, item)).toList(), next);
   }
 
   @GET
   @Path("{memory}")
-  public StoreBodies.Memory retrieve(
+  public StoreAnswers.Memory retrieve(
       @RestPath("store") String storeId,
       @RestPath("memory") String memoryId,
       @RestQuery String view) {
@@ -172,7 +173,7 @@ public class MemoriesResource {
 
   @POST
   @Path("{memory}")
-  public StoreBodies.Memory update(
+  public StoreAnswers.Memory update(
       @RestPath("store") String storeId, @RestPath("memory") String memoryId, InputStream body) {
     AuthorizedStore target = access.write(storeId);
     ObjectNode request = StoreRequests.object(body);
@@ -201,7 +202,7 @@ public class MemoriesResource {
 
   @DELETE
   @Path("{memory}")
-  public StoreBodies.Deleted delete(
+  public StoreAnswers.Deleted delete(
       @RestPath("store") String storeId,
       @RestPath("memory") String memoryId,
       @RestQuery("expected_content_sha256") String expectedContentSha256) {
@@ -210,7 +211,7 @@ public class MemoriesResource {
         Optional.ofNullable(expectedContentSha256)
             .map(value -> StoreRequests.checksum(value, "expected_content_sha256"));
     return switch (store.deleteMemory(target.target(), storeId, memoryId, expected)) {
-      case MemoryOutcome.Deleted deleted -> new StoreBodies.Deleted(memoryId, "memory_deleted");
+      case MemoryOutcome.Deleted deleted -> new StoreAnswers.Deleted(memoryId, "memory_deleted");
       case MemoryOutcome.NotFound none -> throw noSuchMemoryOrStore(target, memoryId);
       case MemoryOutcome.PreconditionFailed failed -> throw stale();
       case MemoryOutcome.Archived archived -> throw MemoryStoresResource.archived(storeId);
@@ -226,7 +227,7 @@ public class MemoriesResource {
   }
 
   /** The answer to a create or an update: the memory as written, or the refusal. */
-  private StoreBodies.Memory answer(
+  private StoreAnswers.Memory answer(
       AuthorizedStore target, MemoryOutcome outcome, Optional<String> memoryId) {
     String storeId = target.store().id();
     return switch (outcome) {

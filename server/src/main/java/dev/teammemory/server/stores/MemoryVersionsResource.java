@@ -1,5 +1,6 @@
 package dev.teammemory.server.stores;
 
+import dev.teammemory.protocol.store.StoreAnswers;
 import dev.teammemory.server.errors.StoreApiException;
 import dev.teammemory.server.limits.LimitsConfig;
 import dev.teammemory.server.limits.ReadAdmission;
@@ -51,7 +52,7 @@ public class MemoryVersionsResource {
   }
 
   @GET
-  public StoreBodies.Page list(
+  public StoreAnswers.Page list(
       @RestPath("store") String storeId,
       @RestQuery("memory_id") String memoryId,
       @RestQuery String operation,
@@ -99,13 +100,13 @@ public class MemoryVersionsResource {
               fitting,
               rows.get(fitting - 1).rowId());
     }
-    return new StoreBodies.Page(
+    return new StoreAnswers.Page(
         rows.stream().map(row -> StoreBodies.of(storeId, row)).toList(), next);
   }
 
   @GET
   @Path("{version}")
-  public StoreBodies.MemoryVersion retrieve(
+  public StoreAnswers.MemoryVersion retrieve(
       @RestPath("store") String storeId,
       @RestPath("version") String versionId,
       @RestQuery String view) {
@@ -116,7 +117,7 @@ public class MemoryVersionsResource {
 
   @POST
   @Path("{version}/redact")
-  public StoreBodies.MemoryVersion redact(
+  public StoreAnswers.MemoryVersion redact(
       @RestPath("store") String storeId, @RestPath("version") String versionId) {
     AuthorizedStore target = access.write(storeId);
     long rowId = Ids.versionRowId(versionId);
