@@ -14,6 +14,7 @@ import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
@@ -30,12 +31,17 @@ import java.util.function.UnaryOperator;
 public class StoreWrites {
 
   private final EntryStore entries;
-  private final LimitsConfig limits;
+
+  /** The limits a write of new content is checked against (fixed for the server's life). */
+  private final int maxEntries;
+
+  private final long maxBytes;
 
   @Inject
   StoreWrites(EntryStore entries, LimitsConfig limits) {
     this.entries = entries;
-    this.limits = limits;
+    this.maxEntries = limits.maxEntries();
+    this.maxBytes = limits.maxRepositoryBytes();
   }
 
   /**
@@ -136,15 +142,11 @@ public class StoreWrites {
       Optional<String> key,
       Optional<String> expectedChecksum,
       List<SecretFinding> secrets) {
-    return onMemories(
+    return onMemory(
         target,
         storeId,
-        write -> {
-          Optional<RepositoryWrite.Memory> found = write.liveMemory(memoryId);
-          if (found.isEmpty()) {
-            return new MemoryOutcome.NotFound();
-          }
-          RepositoryWrite.Memory memory = found.get();
+        memoryId,
+        (write, memory) -> {
           String newKey = key.orElse(memory.key());
           boolean contentChanges =
               !content
@@ -155,8 +157,9 @@ public class StoreWrites {
           if (!contentChanges && !moves) {
             return new MemoryOutcome.Unchanged(write.row(memory));
           }
-          if (expectedChecksum.isPresent() && !expectedChecksum.get().equals(memory.checksum())) {
-            return new MemoryOutcome.PreconditionFailed(memory.checksum());
+          Optional<MemoryOutcome> stale = stale(memory, expectedChecksum);
+          if (stale.isPresent()) {
+            return stale.get();
           }
           if (moves) {
             Optional<RepositoryWrite.PathHolder> holder =
@@ -192,21 +195,17 @@ public class StoreWrites {
       String storeId,
       String memoryId,
       Optional<String> expectedChecksum) {
-    return onMemories(
+    return onMemory(
         target,
         storeId,
-        write -> {
-          Optional<RepositoryWrite.Memory> found = write.liveMemory(memoryId);
-          if (found.isEmpty()) {
-            return new MemoryOutcome.NotFound();
-          }
-          if (expectedChecksum.isPresent()
-              && !expectedChecksum.get().equals(found.get().checksum())) {
-            return new MemoryOutcome.PreconditionFailed(found.get().checksum());
-          }
-          write.deleteMemory(found.get());
-          return new MemoryOutcome.Deleted(memoryId);
-        });
+        memoryId,
+        (write, memory) ->
+            stale(memory, expectedChecksum)
+                .orElseGet(
+                    () -> {
+                      write.deleteMemory(memory);
+                      return new MemoryOutcome.Deleted(memoryId);
+                    }));
   }
 
   /**
@@ -247,13 +246,36 @@ public class StoreWrites {
     };
   }
 
+  /** A write of one live memory of the store: not found when the store or the memory is gone. */
+  private MemoryOutcome onMemory(
+      AuthorizedRepository target,
+      String storeId,
+      String memoryId,
+      BiFunction<RepositoryWrite, RepositoryWrite.Memory, MemoryOutcome> write) {
+    return onMemories(
+        target,
+        storeId,
+        held ->
+            held.liveMemory(memoryId)
+                .map(memory -> write.apply(held, memory))
+                .orElseGet(MemoryOutcome.NotFound::new));
+  }
+
+  /** The refusal of a write whose precondition names content the memory no longer has. */
+  private static Optional<MemoryOutcome> stale(
+      RepositoryWrite.Memory memory, Optional<String> expectedChecksum) {
+    return expectedChecksum
+        .filter(expected -> !expected.equals(memory.checksum()))
+        .<MemoryOutcome>map(expected -> new MemoryOutcome.PreconditionFailed(memory.checksum()));
+  }
+
   /** What refuses new content, in this order: the limits after the write, then its secrets. */
   private Optional<MemoryOutcome> refusal(int entries, long bytes, List<SecretFinding> secrets) {
-    if (entries > limits.maxEntries()) {
-      return Optional.of(new MemoryOutcome.TooManyEntries(limits.maxEntries()));
+    if (entries > maxEntries) {
+      return Optional.of(new MemoryOutcome.TooManyEntries(maxEntries));
     }
-    if (bytes > limits.maxRepositoryBytes()) {
-      return Optional.of(new MemoryOutcome.RepositoryTooLarge(limits.maxRepositoryBytes()));
+    if (bytes > maxBytes) {
+      return Optional.of(new MemoryOutcome.RepositoryTooLarge(maxBytes));
     }
     if (!secrets.isEmpty()) {
       return Optional.of(new MemoryOutcome.SecretDetected(secrets));
