@@ -54,8 +54,7 @@ public final class PackagedServer implements AutoCloseable {
       throw new IllegalStateException("no packaged server at " + jar + ": run ./mvnw verify");
     }
     int port = freePort();
-    String java = ProcessHandle.current().info().command().orElse("java");
-    ProcessBuilder builder = new ProcessBuilder(java, "-Xmx" + maxHeap, "-jar", jar.toString());
+    ProcessBuilder builder = new ProcessBuilder(ServerCommand.of(maxHeap, jar));
     builder
         .environment()
         .keySet()
