@@ -10,12 +10,12 @@ import java.util.List;
  * the options the build gives the processes its integration tests start (set in the parent pom:
  * quick to start, and a class-data archive per test fork); none when a test runs outside the build.
  */
-final class ServerCommand {
+public final class ServerCommand {
 
   private ServerCommand() {}
 
   /** A server expected to start: it maps the fork's class-data archive, or writes it at exit. */
-  static List<String> of(String maxHeap, Path jar) {
+  public static List<String> of(String maxHeap, Path jar) {
     return command(maxHeap, jar, "tmem.test.server-jvm", "tmem.test.server-archive");
   }
 
@@ -23,7 +23,7 @@ final class ServerCommand {
    * A server expected to stop at boot: without the archive, which the first JVM to exit writes and
    * which would then hold only the few classes a failed boot loads.
    */
-  static List<String> stoppingAtBoot(String maxHeap, Path jar) {
+  public static List<String> stoppingAtBoot(String maxHeap, Path jar) {
     return command(maxHeap, jar, "tmem.test.server-jvm");
   }
 
