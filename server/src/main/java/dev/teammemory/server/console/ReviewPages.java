@@ -32,6 +32,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.RestForm;
 import org.jboss.resteasy.reactive.RestPath;
 import org.jboss.resteasy.reactive.RestQuery;
@@ -48,6 +49,8 @@ import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 @Path("/console")
 @Produces("text/html;charset=UTF-8")
 public class ReviewPages {
+
+  private static final Logger LOG = Logger.getLogger(ReviewPages.class);
 
   private static final Set<String> STATUSES =
       Set.of(ReviewPage.PENDING, ReviewPage.APPROVED, ReviewPage.REJECTED);
@@ -124,7 +127,15 @@ public class ReviewPages {
     String text = comment == null ? "" : comment.replace("\r\n", "\n").strip();
     Refusal refusal =
         switch (decisions.decide(reviewer, id, decision.equals("approve"), text)) {
-          case ReviewDecisions.Outcome.Decided decided -> null;
+          case ReviewDecisions.Outcome.Decided decided -> {
+            LOG.infof(
+                "Console review %s of %s %s by %s",
+                id.length() > 40 ? id.substring(0, 40) + "…" : id,
+                reviewer.slug(),
+                decided.review().status(),
+                reviewer.caller().user());
+            yield null;
+          }
           case ReviewDecisions.Outcome.NotFound none ->
               throw ApiException.of(
                   404, "not_found", "no change of " + reviewer.slug() + " has this id");
@@ -162,7 +173,13 @@ public class ReviewPages {
     }
     // Unchanged or switched, the queue page shows the setting as it now is (and, once switched off,
     // the changes it published among the approved).
-    settings.change(admin, new RepositorySettings(review));
+    if (settings.change(admin, new RepositorySettings(review))
+        instanceof ReviewSettings.Change.Switched switched) {
+      LOG.infof(
+          "Console: review of %s set to %s by %s (%d memories counted as approved, %d waiting"
+              + " changes published)",
+          admin.slug(), review, admin.caller().user(), switched.approved(), switched.published());
+    }
     return Response.seeOther(URI.create(queueHref(admin.slug()))).build();
   }
 
