@@ -25,7 +25,9 @@ record ProjectStatus(
     String lastError,
     String lastErrorAt,
     String serverForgot,
-    List<String> keptToday) {
+    List<String> keptToday,
+    List<Review> waitingForReview,
+    List<Review> rejectedByReviewer) {
 
   ProjectStatus {
     pending = List.copyOf(pending);
@@ -35,7 +37,24 @@ record ProjectStatus(
     refusedFromServer = List.copyOf(refusedFromServer);
     deleting = List.copyOf(deleting);
     keptToday = keptToday == null ? List.of() : List.copyOf(keptToday);
+    waitingForReview = waitingForReview == null ? List.of() : List.copyOf(waitingForReview);
+    rejectedByReviewer = rejectedByReviewer == null ? List.of() : List.copyOf(rejectedByReviewer);
   }
+
+  /**
+   * A change made while the repository required review: waiting for a reviewer, or rejected by one
+   * (with when and their comment).
+   */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  record Review(
+      String id,
+      String key,
+      String author,
+      String operation,
+      String createdAt,
+      String reviewer,
+      String comment,
+      String decidedAt) {}
 
   record Skipped(String key, String reason, String detail, String words) {}
 

@@ -13,9 +13,11 @@ import dev.teammemory.daemon.login.ServerConnection;
 import dev.teammemory.daemon.sync.ConflictWords;
 import dev.teammemory.daemon.sync.Display;
 import dev.teammemory.daemon.sync.KeptCopies;
+import dev.teammemory.daemon.sync.OwnReviews;
 import dev.teammemory.daemon.sync.Project;
 import dev.teammemory.daemon.sync.SavedProjects;
 import dev.teammemory.daemon.sync.SyncState;
+import dev.teammemory.protocol.ReviewPage;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -233,7 +235,27 @@ public final class StatusCommand implements Callable<Integer> {
         state.lastError(),
         state.lastErrorAt(),
         state.forgotten().orElse(null),
-        keptToday(saved.stateDir()));
+        keptToday(saved.stateDir()),
+        reviews(OwnReviews.load(saved.stateDir()).waiting()),
+        reviews(OwnReviews.load(saved.stateDir()).rejected()));
+  }
+
+  private static List<ProjectStatus.Review> reviews(List<ReviewPage.Review> reviews) {
+    return reviews.stream()
+        .map(
+            review ->
+                new ProjectStatus.Review(
+                    review.id(),
+                    review.key(),
+                    review.author(),
+                    review.operation(),
+                    review.createdAt(),
+                    review.reviewer(),
+                    review.comment() == null || review.comment().isEmpty()
+                        ? null
+                        : review.comment(),
+                    review.decidedAt()))
+        .toList();
   }
 
   /** The keys of the copies kept today (local time) before the server replaced or deleted them. */
@@ -287,6 +309,8 @@ public final class StatusCommand implements Callable<Integer> {
         null,
         null,
         null,
+        List.of(),
+        List.of(),
         List.of());
   }
 
@@ -378,10 +402,59 @@ public final class StatusCommand implements Callable<Integer> {
               + String.join(", ", status.keptToday().stream().map(Display::key).toList())
               + "; `tmem team restore` lists and brings them back");
     }
+    for (ProjectStatus.Review waiting : status.waitingForReview()) {
+      line(
+          out,
+          "in review",
+          Display.key(waiting.key())
+              + " — "
+              + ("delete".equals(waiting.operation()) ? "the delete" : "the change")
+              + (waiting.author() == null ? "" : " by " + oneLine(waiting.author(), 100))
+              + " of "
+              + waiting.createdAt()
+              + " waits for a reviewer; teammates get it once approved");
+    }
+    for (ProjectStatus.Review rejected : status.rejectedByReviewer()) {
+      line(
+          out,
+          "rejected",
+          Display.key(rejected.key())
+              + " — "
+              + ("delete".equals(rejected.operation()) ? "the delete" : "the change")
+              + " of "
+              + rejected.createdAt()
+              + " was rejected by "
+              + oneLine(String.valueOf(rejected.reviewer()), 100)
+              + (rejected.decidedAt() == null ? "" : " on " + rejected.decidedAt())
+              + (rejected.comment() == null
+                  ? ""
+                  : ": \u201c" + oneLine(rejected.comment(), 300) + "\u201d")
+              + "; the approved version came back, and `tmem team restore` lists the copy kept"
+              + " of yours");
+    }
     if (status.lastError() != null) {
       line(out, "last error", status.lastError() + " (" + status.lastErrorAt() + ")");
     }
     return out.toString();
+  }
+
+  /**
+   * A reviewer's text on one line of a terminal: control characters (line breaks, escape sequences)
+   * become spaces, and a long one is cut.
+   */
+  static String oneLine(String text, int max) {
+    StringBuilder shown = new StringBuilder();
+    text.codePoints()
+        .forEach(
+            point ->
+                shown.appendCodePoint(
+                    Character.isISOControl(point) || Character.getType(point) == Character.FORMAT
+                        ? ' '
+                        : point));
+    String flat = shown.toString().strip();
+    return flat.codePointCount(0, flat.length()) <= max
+        ? flat
+        : flat.substring(0, flat.offsetByCodePoints(0, max)) + "…";
   }
 
   private static void line(StringBuilder out, String label, String value) {

@@ -10,6 +10,7 @@ import dev.teammemory.protocol.Checksums;
 import dev.teammemory.protocol.EntryHistory;
 import dev.teammemory.protocol.HashesView;
 import dev.teammemory.protocol.RepositorySnapshot;
+import dev.teammemory.protocol.ReviewPage;
 import dev.teammemory.protocol.VersionChanges;
 import dev.teammemory.protocol.client.Response;
 import dev.teammemory.protocol.client.TeamMemoryClient;
@@ -78,6 +79,10 @@ public final class SyncEngine implements AutoCloseable {
   private final CountDownLatch stopping = new CountDownLatch(1);
   private final CompletableFuture<Void> started = new CompletableFuture<>();
   private volatile SyncState state;
+
+  /** The caller's waiting and rejected changes, read again once the repository moved. */
+  private OwnReviews ownReviews;
+
   private volatile boolean closed;
   private volatile boolean startedUp;
 
@@ -107,6 +112,7 @@ public final class SyncEngine implements AutoCloseable {
     this.store = new SyncStateStore(target.stateDir());
     this.state = store.load(target);
     this.ledger = new SyncLedger(state, Clock.systemUTC());
+    this.ownReviews = OwnReviews.load(target.stateDir());
     this.transports =
         new TransportChoice(
             new TeamMemoryTransport(
@@ -379,7 +385,56 @@ public final class SyncEngine implements AutoCloseable {
     }
     ledger.pullDone();
     save();
+    if (outcome instanceof PullOutcome.Pulled || outcome instanceof PullOutcome.Unchanged) {
+      ownReviewsAt(
+          state
+              .memoryStore()
+              .map(store -> "version " + store.version() + " " + state.repositoryChecksum())
+              .orElse(state.repositoryChecksum()));
+    }
     return outcome;
+  }
+
+  /**
+   * Reads the caller's waiting and rejected changes for {@code tmem status} once the repository
+   * moved since they were last read (its own push, an approval, a rejection's restore all stamp a
+   * new version; {@code moved} is the version and checksum this daemon knows, or the checksum alone
+   * where the transport knows no version), and while something waits, at every pull: an approval
+   * leaves the content, and so the checksum, as it was. Two requests a pull at most, never per
+   * file. A server that cannot be asked now is asked at the next pull.
+   */
+  private synchronized void ownReviewsAt(String moved) {
+    if (moved.equals(ownReviews.checkedAt()) && ownReviews.waiting().isEmpty()) {
+      return;
+    }
+    Optional<OwnReviews> read;
+    try {
+      read = OwnReviews.read(client, target.repo(), moved);
+    } catch (RuntimeException e) {
+      LOG.log(Level.WARNING, target.repo() + ": could not read the reviews list", e);
+      return;
+    }
+    if (read.isEmpty()) {
+      return;
+    }
+    for (ReviewPage.Review rejected : read.get().rejected()) {
+      if (ownReviews.rejected().stream().noneMatch(known -> known.id().equals(rejected.id()))
+          && ownReviews.checkedAt() != null) {
+        LOG.warning(
+            target.repo()
+                + ": your change to "
+                + Display.key(rejected.key())
+                + " was rejected by "
+                + rejected.reviewer()
+                + " (`tmem status` shows the comment; `tmem team restore` the copy kept of yours)");
+      }
+    }
+    ownReviews = read.get();
+    try {
+      ownReviews.save(target.stateDir());
+    } catch (IOException e) {
+      LOG.warning(target.repo() + ": could not keep the reviews list: " + e.getMessage());
+    }
   }
 
   private PushOutcome push() {

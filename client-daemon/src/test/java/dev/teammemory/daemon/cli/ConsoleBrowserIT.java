@@ -70,7 +70,7 @@ class ConsoleBrowserIT {
   /** What .ci/run looks for: every case of this class ran and passed. */
   private static final Path MARKER = TARGET.resolve("console-browser-tests.ran");
 
-  private static final int CASES = 8;
+  private static final int CASES = 9;
   private static final AtomicInteger PASSED = new AtomicInteger();
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -391,6 +391,68 @@ class ConsoleBrowserIT {
     open("/console/repos/" + REPO + "/memories/notes/deploys.md");
     screenshot("memory-light-phone");
     phone(false);
+    PASSED.incrementAndGet();
+  }
+
+  @Test
+  @Order(9)
+  void aReviewerApprovesAWaitingChangeFromTheQueue() throws Exception {
+    signOut();
+    HttpResponse<String> required =
+        HTTP.send(
+            HttpRequest.newBuilder(
+                    URI.create(
+                        server.url()
+                            + "/api/claude_code/team_memory/settings?repo="
+                            + encode(REPO)))
+                .header("Authorization", "Bearer " + ServerProcess.ADMIN)
+                .header("Content-Type", "application/json")
+                .timeout(Duration.ofSeconds(30))
+                .PUT(HttpRequest.BodyPublishers.ofString("{\"review\":\"required\"}"))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    assertThat(required.statusCode()).as(required.body()).isEqualTo(200);
+    try (TeamMemoryClient alice = client(ServerProcess.ALICE)) {
+      put(alice, Map.of("notes/testing.md", "Use a real PostgreSQL and real browsers.\n"));
+    }
+
+    open("/console/repos/" + REPO);
+    signInWith(ServerProcess.REVIEWER);
+    follow(link("Review"));
+    assertThat(heading()).isEqualTo("Review of " + REPO);
+    assertThat(body()).contains("Review is required").contains("notes/testing.md");
+    follow(link("Review edit"));
+    assertThat(heading()).isEqualTo("Change to notes/testing.md");
+    assertThat(browser.findElement(By.cssSelector("table.diff")).getText())
+        .contains("Use a real PostgreSQL, never mocks.")
+        .contains("Use a real PostgreSQL and real browsers.");
+    screenshot("review-change-light-desktop");
+    browser.findElement(By.id(labelledField("Comment for alice (optional)"))).sendKeys("Agreed.");
+    follow(button("Approve"));
+    assertThat(heading()).isEqualTo("Change to notes/testing.md");
+    assertThat(body()).contains("Approved by rita").contains("Agreed.");
+    assertThat(buttonTexts()).doesNotContain("Approve", "Reject");
+
+    HttpResponse<String> approved =
+        HTTP.send(
+            HttpRequest.newBuilder(
+                    URI.create(
+                        server.url()
+                            + "/api/claude_code/team_memory/reviews?status=approved&repo="
+                            + encode(REPO)))
+                .header("Authorization", "Bearer " + ServerProcess.ALICE)
+                .timeout(Duration.ofSeconds(30))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    JsonNode change = JSON.readTree(approved.body()).path("data").path(0);
+    assertThat(change.path("key").asText()).isEqualTo("notes/testing.md");
+    assertThat(change.path("reviewer").asText()).isEqualTo("rita");
+    assertThat(change.path("comment").asText()).isEqualTo("Agreed.");
+
+    follow(link("Back to the waiting changes"));
+    assertThat(body()).contains("No change waits for review.");
+    follow(link("Audit"));
+    assertThat(body()).contains("approved").contains("rita").contains("review_on");
     PASSED.incrementAndGet();
   }
 

@@ -101,4 +101,38 @@ class StatusCommandTest {
                 + "  last error: cannot reach https://tm.example.com to push: connection refused (retrying, 1"
                 + " change(s) pending) (2026-11-21T10:20:00.000Z)\n");
   }
+
+  @Test
+  void textListsTheChangesWaitingForReviewAndTheRejectedOnesWithTheCommentOnOneLine()
+      throws IOException {
+    Path team = Files.createDirectories(temporary.resolve("team"));
+    Path stateDir = Files.createDirectories(temporary.resolve("state"));
+    Files.writeString(
+        stateDir.resolve("reviews.json"),
+        """
+        {"checked_at": "sha256:x",
+         "waiting": [{"id": "rev_1", "key": "deploys.md", "author": "alice",
+                      "operation": "content", "version": 9,
+                      "created_at": "2026-11-28T10:00:00.000Z", "status": "pending"}],
+         "rejected": [{"id": "rev_0", "key": "old.md", "author": "alice", "operation": "delete",
+                       "version": 7, "created_at": "2026-11-27T09:00:00.000Z",
+                       "status": "rejected", "reviewer": "rita",
+                       "comment": "Keep it.\\nWe still use it.\\u001b[2J",
+                       "decided_at": "2026-11-27T11:00:00.000Z"}]}
+        """);
+    SyncState state = SyncState.initial("https://tm.example.com", "acme/widgets", team.toString());
+
+    String text =
+        StatusCommand.text(StatusCommand.statusOf(new SavedProjects.Saved(stateDir, state)));
+
+    assertThat(text)
+        .contains(
+            "  in review:  deploys.md — the change by alice of 2026-11-28T10:00:00.000Z waits for a"
+                + " reviewer; teammates get it once approved\n")
+        .contains(
+            "  rejected:   old.md — the delete of 2026-11-27T09:00:00.000Z was rejected by rita on"
+                + " 2026-11-27T11:00:00.000Z: \u201cKeep it. We still use it. [2J\u201d; the approved"
+                + " version came back, and `tmem team restore` lists the copy kept of yours\n")
+        .doesNotContain("\u001b");
+  }
 }

@@ -36,6 +36,9 @@ public final class ServerProcess implements AutoCloseable {
   /** erin, an admin of every repository: she may switch a repository's review on. */
   public static final String ADMIN = "token-admin";
 
+  /** rita, a reviewer of every repository: she approves and rejects waiting changes. */
+  public static final String REVIEWER = "token-reviewer";
+
   /** dave, who may write every repository of other-org and sees nothing of acme. */
   public static final String OUTSIDER = "token-outsider";
 
@@ -70,7 +73,9 @@ public final class ServerProcess implements AutoCloseable {
             + OUTSIDER
             + " dave other-org/* write\n"
             + ADMIN
-            + " erin * admin\n",
+            + " erin * admin\n"
+            + REVIEWER
+            + " rita * review\n",
         UTF_8);
   }
 

@@ -162,6 +162,7 @@ public class Pages {
                 slug.toString(),
                 base,
                 base + "/activity",
+                base + "/review",
                 summary.memories(),
                 Views.kilobytes(summary.bytes()),
                 Views.Time.of(summary.lastChange()),
@@ -467,6 +468,11 @@ public class Pages {
   }
 
   private void requireCsrf(String csrf) {
+    requireCsrf(session, csrf);
+  }
+
+  /** Refuses a form that does not carry the session's CSRF token. */
+  static void requireCsrf(CurrentSession session, String csrf) {
     if (!RandomIds.same(session.require().csrfToken(), csrf)) {
       throw ApiException.of(
           403,

@@ -56,6 +56,7 @@ final class Views {
       String slug,
       String href,
       String activityHref,
+      String reviewHref,
       int memories,
       String size,
       Time lastChange,
@@ -120,6 +121,59 @@ final class Views {
       String size) {}
 
   record ActivityView(String slug, String repositoryHref, List<ChangeRow> changes, Link next) {}
+
+  /** One of a page's tabs: its link, its text, and whether it is the page shown. */
+  record Tab(String href, String text, boolean current) {}
+
+  /** One change made while the repository required review, as the queue lists it. */
+  record ReviewRow(
+      String id,
+      String href,
+      String key,
+      String memoryHref,
+      String author,
+      String operation,
+      long version,
+      Time created,
+      String status,
+      String reviewer,
+      String comment,
+      Time decided) {}
+
+  record ReviewQueueView(
+      String slug,
+      String repositoryHref,
+      String settingsAction,
+      String auditHref,
+      boolean reviewRequired,
+      boolean canAdminister,
+      boolean canReview,
+      String status,
+      List<Tab> tabs,
+      List<ReviewRow> changes,
+      String csrf,
+      Link next) {}
+
+  record ReviewChangeView(
+      String slug,
+      String repositoryHref,
+      String queueHref,
+      ReviewRow change,
+      String renamedFrom,
+      String comparedWith,
+      boolean textGone,
+      boolean deletes,
+      List<LineDiff.Row> diff,
+      boolean canDecide,
+      int maxComment,
+      String csrf,
+      String message) {}
+
+  record AuditRow(
+      Time at, String action, String actor, String key, String changeHref, String detail) {}
+
+  record AuditView(
+      String slug, String repositoryHref, String queueHref, List<AuditRow> rows, Link next) {}
 
   record SignInView(String csrf, String next, String message, boolean gitHub) {}
 

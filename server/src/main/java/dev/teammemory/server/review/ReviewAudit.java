@@ -58,7 +58,7 @@ public class ReviewAudit {
 
   /** One page of the audit, newest first, older than the row {@code beforeId} when given. */
   @Transactional
-  AuditPage page(RepositorySlug slug, Optional<Long> beforeId) {
+  public AuditPage page(RepositorySlug slug, Optional<Long> beforeId) {
     @SuppressWarnings("unchecked")
     List<Object[]> rows =
         entityManager

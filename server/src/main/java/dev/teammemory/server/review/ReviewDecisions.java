@@ -1,11 +1,14 @@
 package dev.teammemory.server.review;
 
 import dev.teammemory.protocol.ReviewPage;
+import dev.teammemory.protocol.UnicodeText;
+import dev.teammemory.secrets.Finding;
 import dev.teammemory.server.auth.AuthorizedRepository;
 import dev.teammemory.server.auth.RepositorySlug;
 import dev.teammemory.server.memory.ApprovedVersions;
 import dev.teammemory.server.memory.EditOutcome;
 import dev.teammemory.server.memory.MemoryEdits;
+import dev.teammemory.server.secrets.SecretCheck;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
@@ -27,11 +30,15 @@ import java.util.Optional;
 @ApplicationScoped
 public class ReviewDecisions {
 
+  /** A comment is a short note to the author; a longer one belongs in the pull request. */
+  public static final int MAX_COMMENT_CHARACTERS = 2000;
+
   private final EntityManager entityManager;
   private final ApprovedVersions approvedVersions;
   private final MemoryEdits edits;
   private final ReviewAudit audit;
   private final Reviews reviews;
+  private final SecretCheck secrets;
 
   @Inject
   ReviewDecisions(
@@ -39,7 +46,9 @@ public class ReviewDecisions {
       ApprovedVersions approvedVersions,
       MemoryEdits edits,
       ReviewAudit audit,
-      Reviews reviews) {
+      Reviews reviews,
+      SecretCheck secrets) {
+    this.secrets = secrets;
     this.entityManager = entityManager;
     this.approvedVersions = approvedVersions;
     this.edits = edits;
@@ -48,7 +57,7 @@ public class ReviewDecisions {
   }
 
   /** What a decision came to. */
-  sealed interface Outcome {
+  public sealed interface Outcome {
     /** Decided: the change as it now stands. */
     record Decided(ReviewPage.Review review) implements Outcome {}
 
@@ -57,11 +66,35 @@ public class ReviewDecisions {
 
     /** The change was decided before: its status. */
     record AlreadyDecided(String status) implements Outcome {}
+
+    /** The comment cannot be kept (too long, or not Unicode text): nothing was decided. */
+    record CommentRefused(String reason) implements Outcome {}
+
+    /**
+     * The comment holds a secret, named by its rule and line, never the match: nothing was decided.
+     */
+    record SecretInComment(String ruleId, int line) implements Outcome {
+      /** In words, for the reviewer who wrote it. */
+      public String reason() {
+        return "the comment holds a secret (rule "
+            + ruleId
+            + ", line "
+            + line
+            + "); remove it and decide again";
+      }
+    }
   }
 
   /** {@code approve} true approves, false rejects; {@code comment} is shown to the author. */
   @Transactional
-  Outcome decide(AuthorizedRepository reviewer, String reviewId, boolean approve, String comment) {
+  public Outcome decide(
+      AuthorizedRepository reviewer, String reviewId, boolean approve, String comment) {
+    // The comment is shown to the author and kept in the audit: it is checked like every other
+    // text a caller sends to be kept, before anything is locked or written.
+    Optional<Outcome> refused = commentRefusal(comment);
+    if (refused.isPresent()) {
+      return refused.get();
+    }
     RepositorySlug slug = reviewer.slug();
     Optional<Long> repository = approvedVersions.lockRepository(slug);
     if (repository.isEmpty()) {
@@ -107,6 +140,25 @@ public class ReviewDecisions {
         .setParameter(5, reviewId)
         .executeUpdate();
     return new Outcome.Decided(reviews.one(reviewer.slug(), reviewId).orElseThrow());
+  }
+
+  private Optional<Outcome> commentRefusal(String comment) {
+    if (comment.length() > MAX_COMMENT_CHARACTERS) {
+      return Optional.of(
+          new Outcome.CommentRefused(
+              "the comment is longer than " + MAX_COMMENT_CHARACTERS + " characters"));
+    }
+    Optional<String> violation = UnicodeText.violation(comment);
+    if (violation.isPresent()) {
+      return Optional.of(
+          new Outcome.CommentRefused("the comment cannot be kept: it " + violation.get()));
+    }
+    List<Finding> findings = secrets.scan(comment);
+    if (!findings.isEmpty()) {
+      Finding first = findings.getFirst();
+      return Optional.of(new Outcome.SecretInComment(first.ruleId(), first.line()));
+    }
+    return Optional.empty();
   }
 
   /** The key returns to its approved content, or leaves when it has none, as a new version. */

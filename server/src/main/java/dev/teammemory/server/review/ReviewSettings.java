@@ -38,7 +38,7 @@ public class ReviewSettings {
   }
 
   /** What a switch did. */
-  sealed interface Change {
+  public sealed interface Change {
     /** The repository already had that setting: nothing was written. */
     record Unchanged() implements Change {}
 
@@ -63,7 +63,7 @@ public class ReviewSettings {
 
   /** Sets the repository's review setting as the target's caller (an admin of it). */
   @Transactional
-  Change change(AuthorizedRepository target, RepositorySettings wanted) {
+  public Change change(AuthorizedRepository target, RepositorySettings wanted) {
     RepositorySlug slug = target.slug();
     String admin = target.caller().user();
     Instant now = Instant.now();

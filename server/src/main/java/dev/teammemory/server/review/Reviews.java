@@ -32,9 +32,12 @@ public class Reviews {
     this.entityManager = entityManager;
   }
 
+  /** One change as its own page shows it: the change, and the version its diff is made against. */
+  public record Change(ReviewPage.Review review, String renamedFrom, Optional<Long> comparedWith) {}
+
   /** One page of the target's repository's changes in {@code status}, after {@code afterSeq}. */
   @Transactional
-  ReviewPage page(AuthorizedRepository target, String status, Optional<Long> afterSeq) {
+  public ReviewPage page(AuthorizedRepository target, String status, Optional<Long> afterSeq) {
     boolean reviewer = target.permission().allowsReview();
     @SuppressWarnings("unchecked")
     List<Object[]> rows =
@@ -60,6 +63,42 @@ public class Reviews {
       reviews.add(review(row));
     }
     return new ReviewPage(reviews, rows.size() > PAGE_SIZE ? Long.toString(lastSeq) : null);
+  }
+
+  /**
+   * One change by its id for the target's caller: a reviewer sees any, anyone else only their own
+   * (empty otherwise, as for an unknown id). A waiting change is compared with the key's approved
+   * version now, which is what teammates see and what an approval replaces; a decided one with the
+   * approved version it was made over. Empty {@code comparedWith}: the key had no approved version.
+   */
+  @Transactional
+  public Optional<Change> change(AuthorizedRepository target, String id) {
+    @SuppressWarnings("unchecked")
+    List<Object[]> rows =
+        entityManager
+            .createNativeQuery(
+                "SELECT c.seq, c.id, c.entry_key, c.author, c.operation, c.version, c.created_at,"
+                    + " c.status, c.reviewer, c.review_comment, c.decided_at, c.renamed_from,"
+                    + " CASE WHEN c.status = 'pending' THEN e.approved_version"
+                    + " ELSE c.base_version END"
+                    + " FROM review_change c JOIN repository r ON r.id = c.repository_id"
+                    + " LEFT JOIN memory_entry e ON e.repository_id = c.repository_id"
+                    + " AND e.entry_key = c.entry_key"
+                    + " WHERE r.slug_key = ?1 AND c.id = ?2"
+                    + " AND (CAST(?3 AS boolean) OR c.author = ?4)")
+            .setParameter(1, target.slug().key())
+            .setParameter(2, id)
+            .setParameter(3, target.permission().allowsReview())
+            .setParameter(4, target.caller().user())
+            .getResultList();
+    return rows.stream()
+        .findFirst()
+        .map(
+            row ->
+                new Change(
+                    review(row),
+                    (String) row[11],
+                    Optional.ofNullable((Number) row[12]).map(Number::longValue)));
   }
 
   /** One change of the repository by its id, whoever wrote it (for the reviewer who decided it). */

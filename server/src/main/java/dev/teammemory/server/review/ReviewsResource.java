@@ -45,8 +45,7 @@ public class ReviewsResource {
   private static final Set<String> STATUSES =
       Set.of(ReviewPage.PENDING, ReviewPage.APPROVED, ReviewPage.REJECTED);
 
-  /** A decision body is small; a longer comment belongs in the pull request. */
-  private static final int MAX_COMMENT_CHARACTERS = 2000;
+  private static final int MAX_COMMENT_CHARACTERS = ReviewDecisions.MAX_COMMENT_CHARACTERS;
 
   private static final ObjectMapper STRICT =
       JsonMapper.builder()
@@ -90,6 +89,13 @@ public class ReviewsResource {
               ErrorCodes.NOT_FOUND,
               "no change waits for review in " + reviewer.slug() + " under this id",
               Map.of("id", shown(id)));
+      case ReviewDecisions.Outcome.CommentRefused refused -> throw invalidBody(refused.reason());
+      case ReviewDecisions.Outcome.SecretInComment secret ->
+          throw ApiException.of(
+              422,
+              ErrorCodes.SECRET_DETECTED,
+              secret.reason(),
+              Map.of("rule", secret.ruleId(), "line", secret.line()));
       case ReviewDecisions.Outcome.AlreadyDecided already ->
           throw ApiException.of(
               409,

@@ -20,6 +20,7 @@ import dev.teammemory.protocol.ProtocolJson;
 import dev.teammemory.protocol.PutResponse;
 import dev.teammemory.protocol.RepositorySettings;
 import dev.teammemory.protocol.RepositorySnapshot;
+import dev.teammemory.protocol.ReviewPage;
 import dev.teammemory.protocol.TooManyEntries;
 import dev.teammemory.protocol.VersionChanges;
 import java.io.IOException;
@@ -200,6 +201,21 @@ public final class TeamMemoryClient implements AutoCloseable {
   public Response<RepositorySettings> settings(String repo) {
     HttpUrl url = memoryUrl(repo).addPathSegment("settings").build();
     return execute(http, authorized(url).get().build(), RepositorySettings.class);
+  }
+
+  /**
+   * A page of the repository's changes made while it required review, in {@code status} ({@code
+   * pending}, {@code approved} or {@code rejected}), oldest first (an extension): the caller's own,
+   * or everyone's for a reviewer; the first page, or the one a previous page's {@link
+   * ReviewPage#nextPage()} names. {@link Response.NotFound} from a server without review.
+   */
+  public Response<ReviewPage> reviews(String repo, String status, Optional<String> page) {
+    requireNonNull(status, "status is null");
+    requireNonNull(page, "page is null");
+    HttpUrl.Builder url =
+        memoryUrl(repo).addPathSegment("reviews").addQueryParameter("status", status);
+    page.ifPresent(cursor -> url.addQueryParameter("page", cursor));
+    return execute(http, authorized(url.build()).get().build(), ReviewPage.class);
   }
 
   /**
