@@ -4,7 +4,7 @@
 #
 #   deploy/scripts/claude-code-hooks.sh      # from the repository root; a few minutes
 #
-# 1. installs @anthropic-ai/claude-code@2.1.330 into a temporary folder with npm (its platform
+# 1. installs @anthropic-ai/claude-code@2.1.332 into a temporary folder with npm (its platform
 #    package, @anthropic-ai/claude-code-linux-x64, holds the binary);
 # 2. starts a fake Messages API (deploy/scripts/FakeMessagesApi.java) that records every request;
 # 3. starts one tmem server on the embedded PostgreSQL with static tokens, and two daemons on it:
@@ -15,14 +15,17 @@
 #    temporary folder, and checks the recorded requests: the teammate's memory reaches the model
 #    inside a <teammate-notes> fence naming alice, a heading and a fence end alice planted in it
 #    stay inside that fence, the team index reaches it whole or by its pointer, the private index appears once, and the
-#    memory in the agent's format is recalled with its type.
+#    memory in the agent's format is recalled with its type;
+# 6. with review required on acme/shop (set by carol, the repository's admin), alice writes a new
+#    memory: while it waits for review, bob's daemon pulls without it and bob's agent does not see
+#    it; once carol approves it, it reaches bob's disk and the model inside a fence naming alice.
 # Prints PASS/FAIL lines and exits 1 if a check failed (2 if it could not run). KEEP_LOGS=1 keeps
 # the temporary folder. Loopback only, apart from npm; every wait has a deadline.
 set -euo pipefail
 
 work_name=tmem-claude-code
 . "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/lib/two-daemons.sh"
-agent_version="${CLAUDE_CODE_VERSION:-2.1.330}"
+agent_version="${CLAUDE_CODE_VERSION:-2.1.332}"
 prerequisites
 
 # --- 1. the agent, pinned --------------------------------------------------------------------------
