@@ -13,6 +13,7 @@
 #   deploy/scripts/benchmark.sh console        [-Dbench.memories=10000 -Dbench.requests=50]
 #   deploy/scripts/benchmark.sh full-read      [-Dbench.heap=256m -Dbench.megabytes=48 -Dbench.concurrent=4]
 #   deploy/scripts/benchmark.sh load           [SECONDS=150] [REPOSITORIES=300] [WORKERS=16]
+#   deploy/scripts/benchmark.sh server-start   [-Dbench.rounds=5]
 #
 # Arguments that start with -D are JVM system properties; the others go to the program.
 set -euo pipefail
@@ -21,7 +22,7 @@ root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../.." && pwd)"
 . "$root/.mvn/find-jdk.sh"
 
 usage() {
-  sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
+  sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
   exit 2
 }
 
@@ -38,6 +39,7 @@ case "$name" in
   listing) modules=server; module=server; main=dev.teammemory.server.bench.ListingBenchmark ;;
   console) modules=server; module=server; main=dev.teammemory.server.bench.ConsoleBenchmark ;;
   full-read) modules=server; module=server; main=dev.teammemory.server.bench.FullReadBenchmark ;;
+  server-start) modules=server; module=server; main=dev.teammemory.server.bench.ServerStartBenchmark ;;
   load) modules=server,deploy; module=deploy; main=dev.teammemory.deploy.load.LoadAndFaults ;;
   *) echo "benchmark.sh: no benchmark named '$name'" >&2; usage ;;
 esac

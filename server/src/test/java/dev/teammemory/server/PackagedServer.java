@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -49,13 +50,24 @@ public final class PackagedServer implements AutoCloseable {
   public static PackagedServer start(
       Path dataDirectory, Path log, Map<String, String> settings, String maxHeap)
       throws IOException {
+    return start(dataDirectory, log, settings, ServerCommand.of(maxHeap, jar()));
+  }
+
+  /** The packaged jar the build names ({@code tmem.server.jar}). */
+  public static Path jar() {
     Path jar = Path.of(System.getProperty("tmem.server.jar", ""));
     if (!Files.isRegularFile(jar)) {
       throw new IllegalStateException("no packaged server at " + jar + ": run ./mvnw verify");
     }
+    return jar;
+  }
+
+  /** The same, started by {@code command} (a Java command line that runs {@link #jar()}). */
+  public static PackagedServer start(
+      Path dataDirectory, Path log, Map<String, String> settings, List<String> command)
+      throws IOException {
     int port = freePort();
-    String java = ProcessHandle.current().info().command().orElse("java");
-    ProcessBuilder builder = new ProcessBuilder(java, "-Xmx" + maxHeap, "-jar", jar.toString());
+    ProcessBuilder builder = new ProcessBuilder(command);
     builder
         .environment()
         .keySet()
@@ -82,6 +94,34 @@ public final class PackagedServer implements AutoCloseable {
 
   public URI url() {
     return url;
+  }
+
+  /**
+   * The processor time the server has used so far: its JVM's, and that of the PostgreSQL processes
+   * it started that still run (initdb and the like are counted in neither).
+   */
+  public Duration processorTime() throws IOException {
+    Map<Long, ProcessHandle> processes = new HashMap<>();
+    processes.put(process.pid(), process.toHandle());
+    process.descendants().forEach(handle -> processes.put(handle.pid(), handle));
+    if (Files.exists(postmasterPid)) {
+      String first = Files.readAllLines(postmasterPid, UTF_8).stream().findFirst().orElse("");
+      if (first.strip().matches("\\d+")) {
+        ProcessHandle.of(Long.parseLong(first.strip()))
+            .ifPresent(
+                postmaster -> {
+                  processes.put(postmaster.pid(), postmaster);
+                  postmaster.descendants().forEach(handle -> processes.put(handle.pid(), handle));
+                });
+      }
+    }
+    return processes.values().stream()
+        .map(PackagedServer::cpu)
+        .reduce(Duration.ZERO, Duration::plus);
+  }
+
+  private static Duration cpu(ProcessHandle handle) {
+    return handle.info().totalCpuDuration().orElse(Duration.ZERO);
   }
 
   /** Everything the server printed so far. */

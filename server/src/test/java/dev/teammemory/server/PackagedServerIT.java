@@ -67,9 +67,8 @@ class PackagedServerIT {
   /** Runs the jar with only these settings; what it printed, once it exited with 1. */
   private String runUntilItStops(Path serverJar, Map<String, String> settings) throws Exception {
     Path log = work.resolve("server.log");
-    String java = ProcessHandle.current().info().command().orElse("java");
     ProcessBuilder builder =
-        new ProcessBuilder(java, "-Xmx256m", "-jar", serverJar.toString())
+        new ProcessBuilder(ServerCommand.stoppingAtBoot("256m", serverJar))
             .redirectErrorStream(true)
             .redirectOutput(log.toFile());
     builder

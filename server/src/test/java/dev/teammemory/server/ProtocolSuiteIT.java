@@ -32,16 +32,23 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.platform.launcher.listeners.TestExecutionSummary;
 
 /**
  * Boots the packaged server jar as an operator runs it ({@code java -jar quarkus-run.jar}, on the
  * embedded PostgreSQL unless {@code TMEM_TEST_JDBC_URL} names a server) and runs the whole protocol
- * test suite of {@code shared-protocol} against it, in this JVM.
+ * test suite of {@code shared-protocol} against it, in this JVM: once with static tokens and once
+ * with GitHub users, on one server that knows both (each start costs seconds of CPU, and a build
+ * runs many), then restarts it on the same data.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ProtocolSuiteIT {
 
   private static final String OWNER = "protocol-suite";
@@ -58,12 +65,34 @@ class ProtocolSuiteIT {
   private static final Duration STARTUP_DEADLINE = Duration.ofMinutes(3);
   private static final Duration SHUTDOWN_DEADLINE = Duration.ofMinutes(1);
 
-  @TempDir Path work;
+  @TempDir static Path work;
 
-  private final List<AutoCloseable> cleanup = new ArrayList<>();
+  /** The tokens of the server's static tokens file. */
+  private static final Tokens STATIC_TOKENS = Tokens.random();
 
-  @AfterEach
-  void stopEverything() throws Exception {
+  /** Tokens the file does not hold: GitHub's users, whose every permission GitHub answers. */
+  private static final Tokens GITHUB_TOKENS = Tokens.random();
+
+  private static final List<AutoCloseable> cleanup = new ArrayList<>();
+
+  private static ServerProcess server;
+
+  @BeforeAll
+  static void startTheServer() throws IOException {
+    FakeGitHub gitHub = new FakeGitHub();
+    gitHub.addUser(GITHUB_TOKENS.writer(), "suite-writer", 101);
+    gitHub.addUser(GITHUB_TOKENS.reader(), "suite-reader", 102);
+    gitHub.addUser(GITHUB_TOKENS.outsider(), "suite-outsider", 103);
+    gitHub.grant("suite-writer", OWNER + "/*", "write");
+    gitHub.grant("suite-reader", OWNER + "/*", "read");
+    gitHub.grant("suite-outsider", "someone-else/*", "write");
+    Path tokensFile = work.resolve("tokens.txt");
+    Files.writeString(tokensFile, STATIC_TOKENS.file(), UTF_8);
+    server = start("suite", tokensFile, gitHub);
+  }
+
+  @AfterAll
+  static void stopEverything() throws Exception {
     Exception first = null;
     for (AutoCloseable resource : cleanup.reversed()) {
       try {
@@ -82,12 +111,10 @@ class ProtocolSuiteIT {
   }
 
   @Test
-  void thePackagedServerPassesTheProtocolSuite() throws IOException {
-    Tokens tokens = Tokens.random();
-    ServerProcess server = start(tokens, "suite");
-
+  @Order(1)
+  void thePackagedServerPassesTheProtocolSuite() {
     assertPasses(
-        SuiteRun.run("Protocol suite", SUITE_PACKAGE, suiteProperties(server.url(), tokens)),
+        SuiteRun.run("Protocol suite", SUITE_PACKAGE, suiteProperties(server.url(), STATIC_TOKENS)),
         server);
   }
 
@@ -96,23 +123,11 @@ class ProtocolSuiteIT {
    * reads every permission from (a fake of) GitHub's API.
    */
   @Test
-  void thePackagedServerPassesTheProtocolSuiteWithGitHubTokens() throws IOException {
-    Tokens tokens = Tokens.random();
-    FakeGitHub gitHub = new FakeGitHub();
-    cleanup.add(gitHub);
-    gitHub.addUser(tokens.writer(), "suite-writer", 101);
-    gitHub.addUser(tokens.reader(), "suite-reader", 102);
-    gitHub.addUser(tokens.outsider(), "suite-outsider", 103);
-    gitHub.grant("suite-writer", OWNER + "/*", "write");
-    gitHub.grant("suite-reader", OWNER + "/*", "read");
-    gitHub.grant("suite-outsider", "someone-else/*", "write");
-    Map<String, String> gitHubOnly = new LinkedHashMap<>();
-    gitHubOnly.put("TMEM_AUTH_GITHUB_CLIENT_ID", "Iv1.suite0client0id");
-    gitHubOnly.put("TMEM_AUTH_GITHUB_API_URL", gitHub.apiUrl());
-    ServerProcess server = start(gitHubOnly, "suite-github");
-
+  @Order(2)
+  void thePackagedServerPassesTheProtocolSuiteWithGitHubTokens() {
     assertPasses(
-        SuiteRun.run("Protocol suite", SUITE_PACKAGE, suiteProperties(server.url(), tokens)),
+        SuiteRun.run(
+            "Protocol suite (GitHub)", SUITE_PACKAGE, suiteProperties(server.url(), GITHUB_TOKENS)),
         server);
   }
 
@@ -138,22 +153,21 @@ class ProtocolSuiteIT {
   }
 
   @Test
+  @Order(3)
   void aRepositoryWrittenBeforeARestartIsStillThereAfterIt() throws Exception {
-    Tokens tokens = Tokens.random();
     String repo = OWNER + "/restart-" + randomHex(6);
     Map<String, String> entries = Map.of("MEMORY.md", "# Team memory\n", "notes/a.md", "kept\n");
 
-    ServerProcess first = start(tokens, "before-restart");
     String checksum;
-    try (TeamMemoryClient client = client(first, tokens)) {
+    try (TeamMemoryClient client = client(server)) {
       Response<PutResponse> written = client.put(repo, entries, Optional.empty());
       assertThat(written).isInstanceOf(Response.Ok.class);
       checksum = ((Response.Ok<PutResponse>) written).body().checksum();
     }
-    first.close();
+    server.close();
 
-    ServerProcess second = start(tokens, "after-restart");
-    try (TeamMemoryClient client = client(second, tokens)) {
+    server = start("after-restart", work.resolve("tokens.txt"), new FakeGitHub());
+    try (TeamMemoryClient client = client(server)) {
       Response<RepositorySnapshot> read = client.fetch(repo, Optional.empty());
       assertThat(read).as("after the restart").isInstanceOf(Response.Ok.class);
       RepositorySnapshot snapshot = ((Response.Ok<RepositorySnapshot>) read).body();
@@ -210,58 +224,55 @@ class ProtocolSuiteIT {
   }
 
   /**
-   * Starts the jar with this test's tokens, limits and data: the same data directory (or the same
-   * database) every time within one test, so a restart finds what the last run wrote.
+   * Starts the jar with the static tokens file and GitHub login (by {@code gitHub}), the suite's
+   * limits and the class's data: the same data directory (or the same database) every time, so a
+   * restart finds what the last run wrote.
    */
-  private ServerProcess start(Tokens tokens, String name) throws IOException {
-    Path tokensFile = work.resolve("tokens.txt");
-    Files.writeString(tokensFile, tokens.file(), UTF_8);
-    // GitHub login is offered too (the suite checks auth discovery), by a GitHub that knows none
-    // of the tokens: every token outside the file is refused, as on a real deployment.
-    FakeGitHub gitHub = new FakeGitHub();
-    cleanup.add(gitHub);
-    return start(
-        Map.of(
-            "TMEM_AUTH_STATIC_TOKENS_FILE", tokensFile.toString(),
-            "TMEM_AUTH_GITHUB_CLIENT_ID", "Iv1.suite0client0id",
-            "TMEM_AUTH_GITHUB_API_URL", gitHub.apiUrl()),
-        name);
-  }
-
-  /** Starts the jar with the given authentication settings. */
-  private ServerProcess start(Map<String, String> authentication, String name) throws IOException {
+  private static ServerProcess start(String name, Path tokensFile, FakeGitHub gitHub)
+      throws IOException {
+    if (!cleanup.contains(gitHub)) {
+      cleanup.add(gitHub);
+    }
     Path jar = Path.of(requiredProperty("tmem.server.jar"));
     assertThat(jar).as("the packaged server (run mvn -pl server verify)").isRegularFile();
 
-    Map<String, String> environment = new LinkedHashMap<>(authentication);
+    Map<String, String> environment = new LinkedHashMap<>();
+    environment.put("TMEM_AUTH_STATIC_TOKENS_FILE", tokensFile.toString());
+    environment.put("TMEM_AUTH_GITHUB_CLIENT_ID", "Iv1.suite0client0id");
+    environment.put("TMEM_AUTH_GITHUB_API_URL", gitHub.apiUrl());
     environment.put("TMEM_DATA_DIR", work.resolve("data").toString());
     environment.put("TMEM_LIMITS_MAX_ENTRIES", Integer.toString(MAX_ENTRIES));
     environment.put("TMEM_LIMITS_MAX_REPOSITORY_BYTES", Long.toString(MAX_REPOSITORY_BYTES));
     externalDatabase().ifPresent(url -> environment.put("QUARKUS_DATASOURCE_JDBC_URL", url));
 
-    ServerProcess server = ServerProcess.start(jar, work.resolve(name + ".log"), environment);
+    ServerProcess server =
+        ServerProcess.start(
+            ServerCommand.of("512m", jar), work.resolve(name + ".log"), environment);
     cleanup.add(server);
     server.awaitReady(STARTUP_DEADLINE);
     return server;
   }
 
   /** Starts the jar without waiting for it to be ready (it may be meant to fail). */
-  private ServerProcess launch(Map<String, String> authentication, String name) throws IOException {
+  private static ServerProcess launch(Map<String, String> authentication, String name)
+      throws IOException {
     Path jar = Path.of(requiredProperty("tmem.server.jar"));
     Map<String, String> environment = new LinkedHashMap<>(authentication);
     environment.put("TMEM_DATA_DIR", work.resolve("data-" + name).toString());
-    ServerProcess server = ServerProcess.start(jar, work.resolve(name + ".log"), environment);
+    ServerProcess server =
+        ServerProcess.start(
+            ServerCommand.stoppingAtBoot("512m", jar), work.resolve(name + ".log"), environment);
     cleanup.add(server);
     return server;
   }
 
-  private ExternalDatabase database;
+  private static ExternalDatabase database;
 
   /**
    * With {@code TMEM_TEST_JDBC_URL}, a fresh database in that server for this test (dropped after
    * it); without, nothing, and the jar starts its embedded PostgreSQL under {@code TMEM_DATA_DIR}.
    */
-  private Optional<String> externalDatabase() {
+  private static Optional<String> externalDatabase() {
     String configured = System.getenv("TMEM_TEST_JDBC_URL");
     if (configured == null || configured.isBlank()) {
       return Optional.empty();
@@ -286,8 +297,8 @@ class ProtocolSuiteIT {
     return properties;
   }
 
-  private static TeamMemoryClient client(ServerProcess server, Tokens tokens) {
-    return new TeamMemoryClient(server.url().toString(), tokens::writer, "ProtocolSuiteIT");
+  private static TeamMemoryClient client(ServerProcess server) {
+    return new TeamMemoryClient(server.url().toString(), STATIC_TOKENS::writer, "ProtocolSuiteIT");
   }
 
   private static String requiredProperty(String name) {
@@ -323,11 +334,10 @@ class ProtocolSuiteIT {
       this.postmasterPid = postmasterPid;
     }
 
-    static ServerProcess start(Path jar, Path log, Map<String, String> settings)
+    static ServerProcess start(List<String> command, Path log, Map<String, String> settings)
         throws IOException {
       int port = freePort();
-      String java = ProcessHandle.current().info().command().orElse("java");
-      ProcessBuilder builder = new ProcessBuilder(java, "-Xmx512m", "-jar", jar.toString());
+      ProcessBuilder builder = new ProcessBuilder(command);
       // Only what this test sets: a developer's QUARKUS_* or TMEM_* must not leak into the server.
       builder
           .environment()

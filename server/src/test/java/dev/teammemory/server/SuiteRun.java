@@ -4,6 +4,8 @@ import static org.junit.platform.engine.discovery.DiscoverySelectors.selectPacka
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.engine.support.descriptor.MethodSource;
 import org.junit.platform.launcher.LauncherDiscoveryRequest;
@@ -35,14 +37,17 @@ final class SuiteRun {
       LauncherDiscoveryRequest request =
           LauncherDiscoveryRequestBuilder.request().selectors(selectPackage(suitePackage)).build();
       SummaryGeneratingListener summary = new SummaryGeneratingListener();
-      LauncherFactory.create().execute(request, summary, new FailurePrinter(name, suitePackage));
+      SlowestTests slowest = new SlowestTests(suitePackage);
+      LauncherFactory.create()
+          .execute(request, summary, new FailurePrinter(name, suitePackage), slowest);
       TestExecutionSummary result = summary.getSummary();
       System.out.printf(
-          "%s: %d passed, %d failed, %d skipped%n",
+          "%s: %d passed, %d failed, %d skipped; slowest: %s%n",
           name,
           result.getTestsSucceededCount(),
           result.getTestsFailedCount() + result.getContainersFailedCount(),
-          result.getTestsSkippedCount() + result.getTestsAbortedCount());
+          result.getTestsSkippedCount() + result.getTestsAbortedCount(),
+          slowest.describe(5));
       return result;
     } finally {
       previous.forEach(
@@ -70,6 +75,43 @@ final class SuiteRun {
                     + test.getDisplayName()
                     + "]")
         .orElse(test.getDisplayName());
+  }
+
+  /**
+   * The wall time of each suite test, so that the build log says where a slow suite run goes (a
+   * figure to read, never asserted: these machines are shared and noisy).
+   */
+  private static final class SlowestTests implements TestExecutionListener {
+    private final String suitePackage;
+    private final Map<TestIdentifier, Long> started = new ConcurrentHashMap<>();
+    private final Map<String, Long> elapsedMillis = new ConcurrentHashMap<>();
+
+    SlowestTests(String suitePackage) {
+      this.suitePackage = suitePackage;
+    }
+
+    @Override
+    public void executionStarted(TestIdentifier test) {
+      if (test.isTest()) {
+        started.put(test, System.nanoTime());
+      }
+    }
+
+    @Override
+    public void executionFinished(TestIdentifier test, TestExecutionResult result) {
+      Long start = started.remove(test);
+      if (start != null) {
+        elapsedMillis.put(testName(test, suitePackage), (System.nanoTime() - start) / 1_000_000);
+      }
+    }
+
+    String describe(int count) {
+      return elapsedMillis.entrySet().stream()
+          .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+          .limit(count)
+          .map(entry -> entry.getKey() + " " + entry.getValue() + " ms")
+          .collect(Collectors.joining(", "));
+    }
   }
 
   /** Prints a failed test (or class) with its message. */

@@ -96,11 +96,13 @@ public final class ServerProcess implements AutoCloseable {
 
   public void start() throws IOException {
     log = dataDir.resolve("server-" + (++logNumber) + ".log");
-    String java = ProcessHandle.current().info().command().orElse("java");
+    List<String> command = new ArrayList<>();
+    command.add(ProcessHandle.current().info().command().orElse("java"));
+    command.add("-Xmx384m");
+    command.addAll(TestJvmOptions.server());
+    command.addAll(List.of("-jar", jar.toString()));
     ProcessBuilder builder =
-        new ProcessBuilder(java, "-Xmx384m", "-jar", jar.toString())
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile());
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
     builder.environment().put("QUARKUS_HTTP_PORT", Integer.toString(port));
     builder.environment().put("TMEM_DATA_DIR", dataDir.toString());
     builder.environment().put("TMEM_AUTH_STATIC_TOKENS_FILE", tokens.toString());

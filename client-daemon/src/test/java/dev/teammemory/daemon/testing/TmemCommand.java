@@ -8,11 +8,15 @@ public final class TmemCommand {
 
   private TmemCommand() {}
 
-  /** {@code java -Xmx256m -cp <class path> dev.teammemory.daemon.cli.Tmem <arguments>}. */
+  /**
+   * {@code java -Xmx256m <the build's test JVM options> -cp <class path>
+   * dev.teammemory.daemon.cli.Tmem <arguments>}.
+   */
   public static List<String> of(String... arguments) {
     List<String> command = new ArrayList<>();
     command.add(ProcessHandle.current().info().command().orElse("java"));
     command.add("-Xmx256m");
+    command.addAll(TestJvmOptions.tmem());
     command.add("-cp");
     command.add(System.getProperty("java.class.path"));
     command.add("dev.teammemory.daemon.cli.Tmem");

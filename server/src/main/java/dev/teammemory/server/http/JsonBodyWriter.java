@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import dev.teammemory.protocol.ProtocolJson;
+import dev.teammemory.protocol.store.StoreAnswers;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
@@ -23,7 +24,7 @@ import org.jboss.resteasy.reactive.server.spi.ServerRequestContext;
  * Writes the answers of both APIs: the wire records of {@code shared-protocol} with the protocol's
  * own JSON mapping, the one clients read them with (the bodies are contract: an empty {@code
  * deletedKeys} is left out, the too-many-entries error has no message), and the Memory Stores API's
- * {@link MemoryStoresBody} records with the HTTP layer's mapping (Quarkus's, which writes {@code
+ * {@link StoreAnswers.Answer} records with the HTTP layer's mapping (Quarkus's, which writes {@code
  * null} members out, as the SDKs expect).
  *
  * <p>A body goes to the network as one array with its length: streamed through the response's
@@ -100,7 +101,7 @@ final class JsonBodyWriter implements ServerMessageBodyWriter<Object> {
     if (type.getPackageName().equals(PROTOCOL_PACKAGE)) {
       return PROTOCOL;
     }
-    return MemoryStoresBody.class.isAssignableFrom(type) ? memoryStores : null;
+    return StoreAnswers.Answer.class.isAssignableFrom(type) ? memoryStores : null;
   }
 
   private static ObjectMapper withUtf8Strings(ObjectMapper mapper) {

@@ -93,8 +93,8 @@ public class ApprovedVersions {
    * empty when no key needed one.
    */
   @Transactional(Transactional.TxType.MANDATORY)
-  public Optional<Long> publishNewest(RepositorySlug slug) {
-    return store.publish(slug).map(RepositoryState::version);
+  public Optional<Long> publishNewest(AuthorizedRepository admin) {
+    return store.publish(admin).map(RepositoryState::version);
   }
 
   /**

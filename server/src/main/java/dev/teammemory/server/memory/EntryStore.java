@@ -11,7 +11,6 @@ import dev.teammemory.protocol.UnicodeText;
 import dev.teammemory.protocol.VersionChanges;
 import dev.teammemory.server.auth.AuthorizedRepository;
 import dev.teammemory.server.auth.RepositorySlug;
-import dev.teammemory.server.database.PostgresArrays;
 import dev.teammemory.server.limits.LimitsConfig;
 import dev.teammemory.server.secrets.SecretFinding;
 import io.quarkus.narayana.jta.QuarkusTransaction;
@@ -20,14 +19,12 @@ import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.transaction.Transactional;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.UnaryOperator;
 import org.hibernate.Session;
 
 /**
@@ -37,6 +34,10 @@ import org.hibernate.Session;
  * checked under that lock and a refused write rolls back whole. Every content a write produces is
  * also kept in {@code memory_entry_version}, and every committed write announces itself with {@code
  * NOTIFY} so that waiting change feeds on every replica wake up.
+ *
+ * <p>Here are {@code team_memory}'s writes and the console's; the Memory Stores API's are {@code
+ * stores.StoreWrites}, over the same primitives: {@link #lockStore} (the one lock, its refusals a
+ * {@link RepositoryLock}) and {@link RepositoryWrite} (stamp, keep, tombstone, advance, notify).
  */
 @ApplicationScoped
 public class EntryStore {
@@ -201,34 +202,32 @@ public class EntryStore {
       Map<String, String> entries,
       Optional<String> ifMatch,
       List<SecretFinding> secrets) {
-    RepositorySlug slug = target.slug();
-    Optional<Repository> locked = lock(slug);
-    if (locked.isEmpty() && !entries.isEmpty()) {
-      createIfAbsent(slug);
-      locked = lock(slug);
+    RepositoryLock lock = lock(target);
+    if (lock instanceof RepositoryLock.Absent && !entries.isEmpty()) {
+      createIfAbsent(target.slug());
+      lock = lock(target);
     }
-    if (locked.isPresent() && locked.get().archivedAt != null) {
+    if (lock instanceof RepositoryLock.Archived) {
       return rollBack(new PutOutcome.Archived());
     }
-    // A row at version 0 was created empty (by this transaction or as a store): never written.
-    RepositoryState current =
-        locked
-            .filter(repository -> repository.version > 0)
-            .map(RepositoryState::of)
-            .map(state -> asSeenBy(target, state))
-            .orElse(RepositoryState.neverWritten(slug.toString()));
+    Optional<RepositoryWrite> held = lock.write();
+    RepositoryState current = written(held, target.slug());
+    if (!current.isNeverWritten()) {
+      current = asSeenBy(target, current);
+    }
     if (ifMatch.isPresent() && !preconditionHolds(ifMatch.get(), current)) {
       return rollBack(new PutOutcome.PreconditionFailed(current.checksum()));
     }
     if (entries.isEmpty()) {
       return new PutOutcome.Unchanged(current, Map.of());
     }
-    Repository repository = locked.orElseThrow();
+    RepositoryWrite write = held.orElseThrow();
+    Repository repository = write.repository();
 
     Map<String, EntryState> states = new LinkedHashMap<>();
     int liveEntries = 0;
     long liveBytes = 0;
-    for (EntryState state : statesOf(repository)) {
+    for (EntryState state : write.states()) {
       states.put(state.entryKey(), state);
       if (!state.deleted()) {
         liveEntries++;
@@ -266,8 +265,6 @@ public class EntryStore {
       return rollBack(new PutOutcome.SecretDetected(secrets));
     }
 
-    long version = repository.version + 1;
-    Instant now = now();
     Map<String, MemoryEntry> existing = new HashMap<>();
     List<String> existingKeys = changedSizes.keySet().stream().filter(states::containsKey).toList();
     if (!existingKeys.isEmpty()) {
@@ -286,31 +283,18 @@ public class EntryStore {
         });
     changedSizes.forEach(
         (key, size) -> {
-          MemoryEntry entry = existing.get(key);
-          boolean created = entry == null;
-          Operation operation;
-          if (created) {
-            entry = newEntry(repository, key, now);
-            operation = Operation.CREATED;
-          } else if (entry.deleted) {
-            revive(entry, now);
-            operation = Operation.CREATED;
-          } else {
-            operation = Operation.MODIFIED;
-          }
-          setContent(entry, entries.get(key), putChecksums.get(key), size);
-          stamp(entry, version, now, target.caller().user());
-          if (created) {
-            entry.persist(); // after the fields: persist takes the row's state as it is now
-          }
-          EntryVersion.of(entry, operation).persist();
+          MemoryEntry previous = existing.get(key);
+          Operation operation =
+              previous == null || previous.deleted ? Operation.CREATED : Operation.MODIFIED;
+          MemoryEntry entry =
+              write.write(key, entries.get(key), putChecksums.get(key), size, previous);
+          write.keep(entry, operation);
           liveChecksums.put(key, entry.checksum);
         });
-    RepositoryState state =
-        advance(target, repository, version, Checksums.ofRepository(liveChecksums), now);
+    RepositoryState state = write.advance(Checksums.ofRepository(liveChecksums));
     repository.entryCount = liveEntries;
     repository.totalBytes = liveBytes;
-    retention.bound(repository.id, changedSizes.keySet());
+    write.boundHistory(changedSizes.keySet());
     return new PutOutcome.Applied(asSeenBy(target, state), putChecksums);
   }
 
@@ -324,20 +308,21 @@ public class EntryStore {
       String key,
       Optional<String> ifMatch,
       Optional<String> expectedChecksum) {
-    Optional<Repository> locked = lock(target.slug()).filter(row -> row.version > 0);
-    if (locked.isEmpty()) {
+    RepositoryLock lock = lock(target);
+    Optional<RepositoryWrite> held = lock.write().filter(EntryStore::everWritten);
+    if (held.isEmpty()) {
       return new DeleteOutcome.NoSuchRepository();
     }
-    Repository repository = locked.get();
-    if (repository.archivedAt != null) {
+    if (lock instanceof RepositoryLock.Archived) {
       return new DeleteOutcome.Archived();
     }
-    Optional<RepositoryReader.View> view = viewOf(target, RepositoryState.of(repository));
-    RepositoryState current = seenIn(view, RepositoryState.of(repository));
+    RepositoryWrite write = held.get();
+    Optional<RepositoryReader.View> view = viewOf(target, write.state());
+    RepositoryState current = seenIn(view, write.state());
     if (ifMatch.isPresent() && !preconditionHolds(ifMatch.get(), current)) {
       return new DeleteOutcome.PreconditionFailed(current.checksum());
     }
-    MemoryEntry entry = entry(repository, key).orElse(null);
+    MemoryEntry entry = write.entry(key).orElse(null);
     if (entry == null) {
       return new DeleteOutcome.NoSuchKey();
     }
@@ -351,14 +336,10 @@ public class EntryStore {
     if (expectedChecksum.isPresent() && !expectedChecksum.get().equals(seen)) {
       return new DeleteOutcome.KeyChanged(seen);
     }
-    long version = repository.version + 1;
-    Instant now = now();
-    tombstone(repository, entry, version, now, target.caller().user());
-    retention.bound(repository.id, List.of(key));
+    write.tombstone(entry);
+    write.boundHistory(List.of(key));
     return new DeleteOutcome.Deleted(
-        asSeenBy(
-            target,
-            advance(target, repository, version, checksumWithout(repository, key, null), now)));
+        asSeenBy(target, write.advance(write.checksumWithout(key, null))));
   }
 
   /**
@@ -369,23 +350,21 @@ public class EntryStore {
    */
   @Transactional(Transactional.TxType.MANDATORY)
   Optional<RepositoryState> approve(AuthorizedRepository reviewer, String key, long version) {
-    Optional<Repository> locked = lock(reviewer.slug());
-    Optional<MemoryEntry> found = locked.flatMap(repository -> entry(repository, key));
+    Optional<RepositoryWrite> held = lock(reviewer).write();
+    Optional<MemoryEntry> found = held.flatMap(write -> write.entry(key));
     if (found.isEmpty()) {
       return Optional.empty();
     }
-    Repository repository = locked.get();
+    RepositoryWrite write = held.get();
     MemoryEntry entry = found.get();
-    long newVersion = repository.version + 1;
-    Instant now = now();
-    entry.version = newVersion;
+    entry.version = write.version();
     entityManager.flush();
     entityManager
         .createNativeQuery("UPDATE memory_entry SET approved_version = ?1 WHERE id = ?2")
         .setParameter(1, version)
         .setParameter(2, entry.id)
         .executeUpdate();
-    return Optional.of(advance(repository, newVersion, repository.checksum, now));
+    return Optional.of(write.advanceUnreviewed(write.repository().checksum));
   }
 
   /**
@@ -395,13 +374,13 @@ public class EntryStore {
    * newest. Empty when nothing needed it, or the repository was never written.
    */
   @Transactional(Transactional.TxType.MANDATORY)
-  Optional<RepositoryState> publish(RepositorySlug slug) {
-    Optional<Repository> locked = lock(slug).filter(row -> row.version > 0);
-    if (locked.isEmpty()) {
+  Optional<RepositoryState> publish(AuthorizedRepository admin) {
+    Optional<RepositoryWrite> held = lock(admin).write().filter(EntryStore::everWritten);
+    if (held.isEmpty()) {
       return Optional.empty();
     }
-    Repository repository = locked.get();
-    long newVersion = repository.version + 1;
+    RepositoryWrite write = held.get();
+    long newVersion = write.version();
     entityManager.flush();
     int stamped =
         entityManager
@@ -409,12 +388,12 @@ public class EntryStore {
                 "UPDATE memory_entry SET version = ?1 WHERE repository_id = ?2"
                     + " AND approved_version IS DISTINCT FROM version")
             .setParameter(1, newVersion)
-            .setParameter(2, repository.id)
+            .setParameter(2, write.repository().id)
             .executeUpdate();
     if (stamped == 0) {
       return Optional.empty();
     }
-    return Optional.of(advance(repository, newVersion, repository.checksum, now()));
+    return Optional.of(write.advanceUnreviewed(write.repository().checksum));
   }
 
   /**
@@ -427,11 +406,12 @@ public class EntryStore {
    */
   @Transactional
   PurgeOutcome purge(AuthorizedRepository target, String key, long version) {
-    Optional<Repository> locked = lock(target.slug()).filter(row -> row.version > 0);
-    if (locked.isEmpty()) {
+    Optional<RepositoryWrite> held = lock(target).write().filter(EntryStore::everWritten);
+    if (held.isEmpty()) {
       return new PurgeOutcome.NoSuchRepository();
     }
-    Repository repository = locked.get();
+    RepositoryWrite write = held.get();
+    Repository repository = write.repository();
     List<EntryVersion> kept =
         EntryVersion.list(
             "repositoryId = ?1 and entryKey = ?2 and redactedAt is null order by version desc",
@@ -442,19 +422,15 @@ public class EntryStore {
     if (purged == null) {
       return new PurgeOutcome.NoSuchVersion();
     }
-    MemoryEntry entry = entry(repository, key).orElseThrow();
+    MemoryEntry entry = write.entry(key).orElseThrow();
     boolean isCurrentContent = !entry.deleted && kept.get(0) == purged;
     purged.delete();
     if (!isCurrentContent) {
-      return new PurgeOutcome.Purged(RepositoryState.of(repository), false);
+      return new PurgeOutcome.Purged(write.state(), false);
     }
     Optional<EntryVersion> previous = kept.stream().skip(1).findFirst();
-    long newVersion = repository.version + 1;
-    Instant now = now();
     int oldSize = entry.sizeBytes;
-    entry.version = newVersion;
-    entry.updatedAt = now;
-    entry.updatedBy = target.caller().user();
+    write.stamp(entry);
     if (previous.isPresent() && !previous.get().deleted) {
       entry.content = previous.get().content;
       entry.checksum = previous.get().checksum;
@@ -467,14 +443,14 @@ public class EntryStore {
       repository.entryCount -= 1;
       repository.totalBytes -= oldSize;
       if (previous.isEmpty()) {
-        EntryVersion.of(entry, Operation.DELETED).persist(); // history shows how the key ended
+        write.keep(entry, Operation.DELETED); // history shows how the key ended
       }
     }
     String checksum =
         entry.deleted
-            ? checksumWithout(repository, key, null)
-            : checksumWithout(repository, key, entry.checksum);
-    return new PurgeOutcome.Purged(advance(repository, newVersion, checksum, now), true);
+            ? write.checksumWithout(key, null)
+            : write.checksumWithout(key, entry.checksum);
+    return new PurgeOutcome.Purged(write.advanceUnreviewed(checksum), true);
   }
 
   /**
@@ -490,13 +466,12 @@ public class EntryStore {
       String content,
       long expectedVersion,
       List<SecretFinding> secrets) {
-    Optional<Repository> locked = lock(target.slug());
-    long current =
-        locked.flatMap(repository -> entry(repository, key)).map(entry -> entry.version).orElse(0L);
+    Optional<RepositoryWrite> held = lock(target).write();
+    long current = held.flatMap(write -> write.entry(key)).map(entry -> entry.version).orElse(0L);
     if (current != expectedVersion) {
       return rollBack(
           new PutOutcome.PreconditionFailed(
-              locked.map(repository -> repository.checksum).orElse(Checksums.EMPTY)));
+              held.map(write -> write.repository().checksum).orElse(Checksums.EMPTY)));
     }
     return put(target, Map.of(key, content), Optional.empty(), secrets);
   }
@@ -504,22 +479,33 @@ public class EntryStore {
   /** {@link #delete} of a key only while it is still at {@code expectedVersion}. */
   @Transactional
   DeleteOutcome deleteKeyAtVersion(AuthorizedRepository target, String key, long expectedVersion) {
-    Optional<Repository> locked = lock(target.slug());
-    Optional<MemoryEntry> entry = locked.flatMap(repository -> entry(repository, key));
+    Optional<MemoryEntry> entry = lock(target).write().flatMap(write -> write.entry(key));
     if (entry.isPresent() && entry.get().version != expectedVersion) {
       return new DeleteOutcome.KeyChanged(entry.get().checksum);
     }
     return delete(target, key, Optional.empty(), Optional.empty());
   }
 
-  // ------------------------------------------------------------------- Memory Stores API
+  // ---------------------------------------------------------- primitives of the store API
+
+  /** A store a create asked for: the repository's, {@code created} when this request made it. */
+  public record CreatedStore(String storeId, boolean created) {
+    public CreatedStore {
+      requireNonNull(storeId, "storeId is null");
+    }
+  }
 
   /**
-   * The store of the repository: an existing one as it is (whatever {@code attributes} say), else a
-   * new one with these attributes, which for {@code team_memory} is a never-written repository.
+   * The store of the target repository: an existing one as it is (whatever the attributes say),
+   * else a new one with these attributes, which for {@code team_memory} is a never-written
+   * repository.
+   *
+   * @param name the store's name; empty means the repository's slug
+   * @param metadataJson its metadata, a JSON object of strings, without the {@code repo} binding
    */
-  @Transactional
-  public StoreOutcome createStore(AuthorizedRepository target, StoreAttributes attributes) {
+  @Transactional(Transactional.TxType.MANDATORY)
+  public CreatedStore createStore(
+      AuthorizedRepository target, Optional<String> name, String description, String metadataJson) {
     RepositorySlug slug = target.slug();
     @SuppressWarnings("unchecked")
     List<String> created =
@@ -534,293 +520,24 @@ public class EntryStore {
             .setParameter(3, Checksums.EMPTY)
             .setParameter(4, Instant.EPOCH)
             .setParameter(5, Ids.newStore())
-            .setParameter(6, attributes.name().orElse(null))
-            .setParameter(7, attributes.description())
-            .setParameter(8, attributes.metadataJson())
+            .setParameter(6, name.orElse(null))
+            .setParameter(7, description)
+            .setParameter(8, metadataJson)
             .getResultList();
     if (!created.isEmpty()) {
-      return new StoreOutcome.Done(created.get(0), true);
+      return new CreatedStore(created.get(0), true);
     }
     Repository existing = Repository.find("slugKey", slug.key()).firstResult();
-    return new StoreOutcome.Done(existing.storeId, false);
+    return new CreatedStore(existing.storeId, false);
   }
 
   /**
-   * Sets the store's description and metadata to what {@code change} makes of them, applied to the
-   * locked row (so concurrent updates compose); its name and binding never change. An exception
-   * from {@code change} leaves the store as it was.
+   * The row of the target repository's store {@code storeId}, locked for a write until the
+   * transaction ends; {@link RepositoryLock.Absent} when the repository has another store now.
    */
-  @Transactional
-  public StoreOutcome updateStore(
-      AuthorizedRepository target, String storeId, UnaryOperator<StoreAttributes> change) {
-    Optional<Repository> locked = lockStore(target, storeId);
-    if (locked.isEmpty()) {
-      return new StoreOutcome.NotFound();
-    }
-    Repository repository = locked.get();
-    if (repository.archivedAt != null) {
-      return new StoreOutcome.Archived();
-    }
-    StoreAttributes changed =
-        change.apply(
-            new StoreAttributes(
-                Optional.ofNullable(repository.storeName),
-                repository.storeDescription,
-                repository.storeMetadata));
-    if (!repository.storeDescription.equals(changed.description())
-        || !repository.storeMetadata.equals(changed.metadataJson())) {
-      repository.storeDescription = changed.description();
-      repository.storeMetadata = changed.metadataJson();
-      repository.storeUpdatedAt = now();
-    }
-    return new StoreOutcome.Done(storeId, false);
-  }
-
-  /**
-   * Archives the store: from now on it takes no writes through either API, and its memories stay
-   * readable. Archiving an archived store changes nothing.
-   */
-  @Transactional
-  public StoreOutcome archiveStore(AuthorizedRepository target, String storeId) {
-    Optional<Repository> locked = lockStore(target, storeId);
-    if (locked.isEmpty()) {
-      return new StoreOutcome.NotFound();
-    }
-    Repository repository = locked.get();
-    if (repository.archivedAt == null) {
-      Instant now = now();
-      repository.archivedAt = now;
-      repository.storeUpdatedAt = now;
-    }
-    return new StoreOutcome.Done(storeId, false);
-  }
-
-  /**
-   * Deletes the store: every live memory becomes a tombstone in one new repository version (history
-   * is kept, and {@code team_memory} clients delete their copies), and the repository gets a fresh
-   * store, so that the deleted id is gone for good.
-   */
-  @Transactional
-  public StoreOutcome deleteStore(AuthorizedRepository target, String storeId) {
-    Optional<Repository> locked = lockStore(target, storeId);
-    if (locked.isEmpty()) {
-      return new StoreOutcome.NotFound();
-    }
-    Repository repository = locked.get();
-    List<MemoryEntry> live =
-        MemoryEntry.list("repositoryId = ?1 and deleted = false", repository.id);
-    if (!live.isEmpty()) {
-      long version = repository.version + 1;
-      Instant now = now();
-      for (MemoryEntry entry : live) {
-        tombstone(repository, entry, version, now, target.caller().user());
-      }
-      advance(target, repository, version, Checksums.EMPTY, now);
-    }
-    repository.storeId = Ids.newStore();
-    repository.storeName = null;
-    repository.storeDescription = "";
-    repository.storeMetadata = "{}";
-    repository.storeUpdatedAt = null;
-    repository.archivedAt = null;
-    return new StoreOutcome.Done(storeId, false);
-  }
-
-  /**
-   * Creates a memory at {@code key} (reviving the key's tombstone under a new memory id), checked
-   * under the repository lock in this order: the store exists and is not archived, no memory's path
-   * equals, contains or is contained by this one, the limits, the secrets.
-   */
-  @Transactional
-  public MemoryOutcome createMemory(
-      AuthorizedRepository target,
-      String storeId,
-      String key,
-      String content,
-      List<SecretFinding> secrets) {
-    Optional<Repository> locked = lockStore(target, storeId);
-    if (locked.isEmpty()) {
-      return new MemoryOutcome.NotFound();
-    }
-    Repository repository = locked.get();
-    if (repository.archivedAt != null) {
-      return new MemoryOutcome.Archived();
-    }
-    Optional<MemoryOutcome.PathConflict> conflict = pathConflict(repository, key, null);
-    if (conflict.isPresent()) {
-      return conflict.get();
-    }
-    int size = (int) UnicodeText.utf8Length(content);
-    Optional<MemoryOutcome> overLimit =
-        overLimits(repository.entryCount + 1, repository.totalBytes + size);
-    if (overLimit.isPresent()) {
-      return overLimit.get();
-    }
-    if (!secrets.isEmpty()) {
-      return new MemoryOutcome.SecretDetected(secrets);
-    }
-    long version = repository.version + 1;
-    Instant now = now();
-    MemoryEntry entry = entry(repository, key).orElse(null);
-    boolean created = entry == null;
-    if (created) {
-      entry = newEntry(repository, key, now);
-    } else {
-      revive(entry, now);
-    }
-    setContent(entry, content, Checksums.ofContent(content), size);
-    stamp(entry, version, now, target.caller().user());
-    if (created) {
-      entry.persist();
-    }
-    EntryVersion kept = EntryVersion.of(entry, Operation.CREATED);
-    kept.persist();
-    retention.bound(repository.id, List.of(entry.entryKey));
-    repository.entryCount += 1;
-    repository.totalBytes += size;
-    advance(target, repository, version, checksumOfLive(repository), now);
-    return new MemoryOutcome.Written(stateOf(entry, kept.id));
-  }
-
-  /**
-   * Changes a memory's content, its path (a rename keeps the memory id, and leaves a tombstone at
-   * the old key so that {@code team_memory} clients delete the old file), or both. A request that
-   * changes nothing answers the memory as it is, whatever its precondition; otherwise a
-   * precondition names the content the caller last saw. An archived store refuses every update, one
-   * that would change nothing included.
-   */
-  @Transactional
-  public MemoryOutcome updateMemory(
-      AuthorizedRepository target,
-      String storeId,
-      String memoryId,
-      Optional<String> content,
-      Optional<String> key,
-      Optional<String> expectedChecksum,
-      List<SecretFinding> secrets) {
-    Optional<Repository> locked = lockStore(target, storeId);
-    if (locked.isEmpty()) {
-      return new MemoryOutcome.NotFound();
-    }
-    Repository repository = locked.get();
-    if (repository.archivedAt != null) {
-      return new MemoryOutcome.Archived();
-    }
-    MemoryEntry entry = liveMemory(repository, memoryId).orElse(null);
-    if (entry == null) {
-      return new MemoryOutcome.NotFound();
-    }
-    String newChecksum = content.map(Checksums::ofContent).orElse(entry.checksum);
-    String oldKey = entry.entryKey;
-    String newKey = key.orElse(oldKey);
-    boolean contentChanges = !newChecksum.equals(entry.checksum);
-    boolean moves = !newKey.equals(entry.entryKey);
-    if (!contentChanges && !moves) {
-      return new MemoryOutcome.Unchanged(stateOf(entry, currentVersionRow(repository, entry)));
-    }
-    if (expectedChecksum.isPresent() && !expectedChecksum.get().equals(entry.checksum)) {
-      return new MemoryOutcome.PreconditionFailed(entry.checksum);
-    }
-    if (moves) {
-      Optional<MemoryOutcome.PathConflict> conflict = pathConflict(repository, newKey, entry);
-      if (conflict.isPresent()) {
-        return conflict.get();
-      }
-    }
-    int newSize =
-        contentChanges ? (int) UnicodeText.utf8Length(content.orElseThrow()) : entry.sizeBytes;
-    long bytes = repository.totalBytes + newSize - entry.sizeBytes;
-    if (contentChanges) {
-      Optional<MemoryOutcome> overLimit = overLimits(repository.entryCount, bytes);
-      if (overLimit.isPresent()) {
-        return overLimit.get();
-      }
-      if (!secrets.isEmpty()) {
-        return new MemoryOutcome.SecretDetected(secrets);
-      }
-    }
-    long version = repository.version + 1;
-    Instant now = now();
-    String user = target.caller().user();
-    if (moves) {
-      move(repository, entry, newKey, version, now, user);
-    }
-    if (contentChanges) {
-      setContent(entry, content.orElseThrow(), newChecksum, newSize);
-    }
-    stamp(entry, version, now, user);
-    EntryVersion kept = EntryVersion.of(entry, Operation.MODIFIED);
-    kept.persist();
-    retention.bound(repository.id, moves ? List.of(newKey, oldKey) : List.of(newKey));
-    repository.totalBytes = bytes;
-    advance(target, repository, version, checksumOfLive(repository), now);
-    return new MemoryOutcome.Written(stateOf(entry, kept.id));
-  }
-
-  /**
-   * Deletes a memory (a tombstone, as {@code team_memory}'s delete), only while its content is
-   * {@code expectedChecksum} when one is given. An archived store is read-only: no memory of it is
-   * deleted (the store itself can be).
-   */
-  @Transactional
-  public MemoryOutcome deleteMemory(
-      AuthorizedRepository target,
-      String storeId,
-      String memoryId,
-      Optional<String> expectedChecksum) {
-    Optional<Repository> locked = lockStore(target, storeId);
-    if (locked.isEmpty()) {
-      return new MemoryOutcome.NotFound();
-    }
-    Repository repository = locked.get();
-    if (repository.archivedAt != null) {
-      return new MemoryOutcome.Archived();
-    }
-    MemoryEntry entry = liveMemory(repository, memoryId).orElse(null);
-    if (entry == null) {
-      return new MemoryOutcome.NotFound();
-    }
-    if (expectedChecksum.isPresent() && !expectedChecksum.get().equals(entry.checksum)) {
-      return new MemoryOutcome.PreconditionFailed(entry.checksum);
-    }
-    long version = repository.version + 1;
-    Instant now = now();
-    String key = entry.entryKey;
-    tombstone(repository, entry, version, now, target.caller().user());
-    retention.bound(repository.id, List.of(key));
-    advance(target, repository, version, checksumWithout(repository, key, null), now);
-    return new MemoryOutcome.Deleted(memoryId);
-  }
-
-  /**
-   * Erases one kept version's content for good; both APIs then show it as redacted, hiding its path
-   * and checksum too (they stay in the row, for the history's order and the key it belonged to).
-   * The current version of a live memory cannot be redacted: update or delete the memory first.
-   * Changes no repository version. Allowed in an archived store, as {@code team_memory}'s purge is:
-   * redaction is how a leaked secret leaves the history, and an archive is never undone.
-   */
-  @Transactional
-  public RedactOutcome redactVersion(
-      AuthorizedRepository target, String storeId, long versionRowId) {
-    Optional<Repository> locked = lockStore(target, storeId);
-    if (locked.isEmpty()) {
-      return new RedactOutcome.NotFound();
-    }
-    Repository repository = locked.get();
-    EntryVersion kept = EntryVersion.findById(versionRowId);
-    if (kept == null || kept.repositoryId != repository.id || kept.memoryId == null) {
-      return new RedactOutcome.NotFound();
-    }
-    if (kept.redactedAt == null) {
-      Optional<MemoryEntry> live = liveMemory(repository, kept.memoryId);
-      if (live.isPresent() && currentVersionRow(repository, live.get()) == kept.id) {
-        return new RedactOutcome.CurrentVersion();
-      }
-      kept.content = "";
-      kept.redactedAt = now();
-      kept.redactedBy = target.caller().user();
-    }
-    return new RedactOutcome.Redacted(kept.id);
+  @Transactional(Transactional.TxType.MANDATORY)
+  public RepositoryLock lockStore(AuthorizedRepository target, String storeId) {
+    return lock(target, Optional.of(storeId));
   }
 
   // -------------------------------------------------------------------------------- helpers
@@ -874,177 +591,49 @@ public class EntryStore {
         .executeUpdate();
   }
 
-  /** The repository row of the store, locked; empty when the repository has another store now. */
-  private Optional<Repository> lockStore(AuthorizedRepository target, String storeId) {
-    return lock(target.slug()).filter(repository -> repository.storeId.equals(storeId));
-  }
-
-  private Optional<MemoryOutcome> overLimits(int entries, long bytes) {
-    if (entries > limits.maxEntries()) {
-      return Optional.of(new MemoryOutcome.TooManyEntries(limits.maxEntries()));
-    }
-    if (bytes > limits.maxRepositoryBytes()) {
-      return Optional.of(new MemoryOutcome.RepositoryTooLarge(limits.maxRepositoryBytes()));
-    }
-    return Optional.empty();
+  /** The target repository's row, locked until the transaction ends. */
+  private RepositoryLock lock(AuthorizedRepository target) {
+    return lock(target, Optional.empty());
   }
 
   /**
-   * The first live memory whose key equals {@code key}, is a folder of it or lies inside it (a file
-   * cannot also be a folder), other than {@code moving}.
+   * The one lock of every write: the repository row ({@code SELECT … FOR UPDATE}), held until the
+   * transaction ends, as a write of the target's caller; with {@code storeId}, only while the row
+   * still has that store.
    */
-  private Optional<MemoryOutcome.PathConflict> pathConflict(
-      Repository repository, String key, MemoryEntry moving) {
-    List<String> ancestors = new ArrayList<>();
-    for (int slash = key.indexOf('/'); slash >= 0; slash = key.indexOf('/', slash + 1)) {
-      ancestors.add(key.substring(0, slash));
-    }
-    @SuppressWarnings("unchecked")
-    List<Object[]> rows =
-        entityManager
-            .createNativeQuery(
-                "SELECT entry_key, memory_id FROM memory_entry"
-                    + " WHERE repository_id = ?1 AND NOT deleted AND memory_id <> ?2"
-                    + " AND (entry_key = ?3 OR starts_with(entry_key, ?4)"
-                    + " OR entry_key = ANY (CAST(?5 AS text[])))"
-                    + " ORDER BY entry_key COLLATE \"C\" LIMIT 1")
-            .setParameter(1, repository.id)
-            .setParameter(2, moving == null ? "" : moving.memoryId)
-            .setParameter(3, key)
-            .setParameter(4, key + "/")
-            .setParameter(5, PostgresArrays.textArray(ancestors))
-            .getResultList();
-    return rows.stream()
-        .findFirst()
-        .map(row -> new MemoryOutcome.PathConflict((String) row[0], (String) row[1]));
-  }
-
-  private static Optional<MemoryEntry> liveMemory(Repository repository, String memoryId) {
-    return MemoryEntry.find(
-            "repositoryId = ?1 and memoryId = ?2 and deleted = false", repository.id, memoryId)
-        .firstResultOptional();
-  }
-
-  /**
-   * The row of the memory's newest version that is not redacted: the one holding its current
-   * content (after a purge, an older version may hold it again).
-   */
-  private long currentVersionRow(Repository repository, MemoryEntry entry) {
-    Long row =
-        entityManager
-            .createQuery(
-                "select max(v.id) from EntryVersion v where v.repositoryId = ?1"
-                    + " and v.memoryId = ?2 and v.redactedAt is null",
-                Long.class)
-            .setParameter(1, repository.id)
-            .setParameter(2, entry.memoryId)
-            .getSingleResult();
-    return row == null ? 0 : row;
-  }
-
-  private static MemoryState stateOf(MemoryEntry entry, long versionRowId) {
-    return new MemoryState(
-        entry.memoryId,
-        entry.entryKey,
-        entry.checksum,
-        entry.sizeBytes,
-        versionRowId,
-        entry.createdAt,
-        entry.updatedAt,
-        entry.updatedBy,
-        entry.content);
-  }
-
-  /**
-   * Moves a live entry to {@code newKey}, keeping its row and memory id: a tombstone at the target
-   * key gives way, and the old key becomes a tombstone of the content it held (a version of the
-   * key, not of any memory). Flushed step by step: PostgreSQL checks the key's uniqueness row by
-   * row.
-   */
-  private void move(
-      Repository repository,
-      MemoryEntry entry,
-      String newKey,
-      long version,
-      Instant now,
-      String user) {
-    entry(repository, newKey).ifPresent(MemoryEntry::delete);
-    entityManager.flush();
-    String oldKey = entry.entryKey;
-    entry.entryKey = newKey;
-    entityManager.flush();
-    MemoryEntry left = newEntry(repository, oldKey, now);
-    setContent(left, "", entry.checksum, 0);
-    left.deleted = true;
-    stamp(left, version, now, user);
-    left.persist();
-    EntryVersion.of(left, Operation.MOVED).persist();
-  }
-
-  /** A key's entry that is not in the database yet, with a new memory id. */
-  private static MemoryEntry newEntry(Repository repository, String key, Instant now) {
-    MemoryEntry entry = new MemoryEntry();
-    entry.repositoryId = repository.id;
-    entry.entryKey = key;
-    entry.memoryId = Ids.newMemory();
-    entry.createdAt = now;
-    return entry;
-  }
-
-  /** A tombstone written again is a new memory: delete-then-create never reuses a memory id. */
-  private static void revive(MemoryEntry entry, Instant now) {
-    entry.memoryId = Ids.newMemory();
-    entry.createdAt = now;
-  }
-
-  private static void setContent(MemoryEntry entry, String content, String checksum, int size) {
-    entry.content = content;
-    entry.checksum = checksum;
-    entry.sizeBytes = size;
-    entry.deleted = false;
-  }
-
-  private static void stamp(MemoryEntry entry, long version, Instant now, String user) {
-    entry.version = version;
-    entry.updatedAt = now;
-    entry.updatedBy = user;
-  }
-
-  /** Turns a live entry into a tombstone of its content, in {@code version}, with its history. */
-  private static void tombstone(
-      Repository repository, MemoryEntry entry, long version, Instant now, String user) {
-    int size = entry.sizeBytes;
-    entry.deleted = true;
-    entry.content = ""; // the content stays in history; the tombstone keeps its checksum
-    entry.sizeBytes = 0;
-    stamp(entry, version, now, user);
-    EntryVersion.of(entry, Operation.DELETED).persist();
-    repository.entryCount -= 1;
-    repository.totalBytes -= size;
-  }
-
-  /** The repository checksum of the live entries as this transaction has them (flushed first). */
-  private String checksumOfLive(Repository repository) {
-    entityManager.flush();
-    Map<String, String> live = new LinkedHashMap<>();
-    for (EntryState state : statesOf(repository)) {
-      if (!state.deleted()) {
-        live.put(state.entryKey(), state.checksum());
-      }
-    }
-    return Checksums.ofRepository(live);
-  }
-
-  /** The repository row, locked until the transaction ends; empty when there is none. */
-  private Optional<Repository> lock(RepositorySlug slug) {
+  private RepositoryLock lock(AuthorizedRepository target, Optional<String> storeId) {
     @SuppressWarnings("unchecked")
     List<Repository> rows =
         entityManager
             .createNativeQuery(
                 "SELECT * FROM repository WHERE slug_key = ?1 FOR UPDATE", Repository.class)
-            .setParameter(1, slug.key())
+            .setParameter(1, target.slug().key())
             .getResultList();
-    return rows.stream().findFirst();
+    Optional<Repository> locked =
+        rows.stream()
+            .findFirst()
+            .filter(row -> storeId.map(id -> id.equals(row.storeId)).orElse(true));
+    if (locked.isEmpty()) {
+      return new RepositoryLock.Absent();
+    }
+    Repository repository = locked.get();
+    RepositoryWrite write =
+        new RepositoryWrite(entityManager, retention, reviewQueue, target, repository);
+    return repository.archivedAt == null
+        ? new RepositoryLock.Held(write)
+        : new RepositoryLock.Archived(write);
+  }
+
+  /** A row at version 0 was created empty (by this transaction or as a store): never written. */
+  private static boolean everWritten(RepositoryWrite write) {
+    return write.repository().version > 0;
+  }
+
+  /** The repository's state for a precondition: never written unless a write advanced it. */
+  private static RepositoryState written(Optional<RepositoryWrite> held, RepositorySlug slug) {
+    return held.filter(EntryStore::everWritten)
+        .map(RepositoryWrite::state)
+        .orElse(RepositoryState.neverWritten(slug.toString()));
   }
 
   /**
@@ -1070,72 +659,8 @@ public class EntryStore {
         || values.contains(current.checksum());
   }
 
-  /**
-   * The repository's keys in UTF-8 order, read in plain SQL (see {@link EntryRows}), so without a
-   * flush: callers account for their own unflushed change of one key.
-   */
-  private List<EntryState> statesOf(Repository repository) {
-    return EntryRows.states(entityManager, repository.id);
-  }
-
-  private static Optional<MemoryEntry> entry(Repository repository, String key) {
-    return MemoryEntry.find("repositoryId = ?1 and entryKey = ?2", repository.id, key)
-        .firstResultOptional();
-  }
-
-  /**
-   * The repository checksum over the live entries, with {@code key} left out, or set to {@code
-   * checksum} when that is not null.
-   */
-  private String checksumWithout(Repository repository, String key, String checksum) {
-    Map<String, String> live = new LinkedHashMap<>();
-    for (EntryState state : statesOf(repository)) {
-      if (!state.deleted() && !state.entryKey().equals(key)) {
-        live.put(state.entryKey(), state.checksum());
-      }
-    }
-    if (checksum != null) {
-      live.put(key, checksum);
-    }
-    return Checksums.ofRepository(live);
-  }
-
-  /**
-   * Moves the repository to its next version after a change by the target's caller: the keys it
-   * wrote wait for review where the repository requires it ({@link ReviewQueue}).
-   */
-  private RepositoryState advance(
-      AuthorizedRepository target,
-      Repository repository,
-      long version,
-      String checksum,
-      Instant now) {
-    reviewQueue.recordWrites(target, repository.id, version, now);
-    return advance(repository, version, checksum, now);
-  }
-
-  /** Moves the repository to its next version and tells every replica, once this commits. */
-  private RepositoryState advance(
-      Repository repository, long version, String checksum, Instant now) {
-    repository.version = version;
-    repository.checksum = requireNonNull(checksum, "checksum is null");
-    repository.lastModified = now;
-    // pg_notify inside the transaction is delivered when (and only if) it commits.
-    entityManager
-        .createNativeQuery("SELECT pg_notify(?1, ?2)")
-        .setParameter(1, CHANGES_CHANNEL)
-        .setParameter(2, repository.slugKey)
-        .getSingleResult();
-    return RepositoryState.of(repository);
-  }
-
   private static <T> T rollBack(T outcome) {
     QuarkusTransaction.setRollbackOnly();
     return outcome;
-  }
-
-  private static Instant now() {
-    // The protocol shows milliseconds; store what it shows, so that reads agree with writes.
-    return Instant.now().truncatedTo(ChronoUnit.MILLIS);
   }
 }

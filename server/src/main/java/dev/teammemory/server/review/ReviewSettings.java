@@ -106,7 +106,7 @@ public class ReviewSettings {
     }
     int published = repository.map(id -> publishWaiting(id, admin, now)).orElse(0);
     // Teammates' views become the newest state: a new version, so every change feed tells them.
-    approvedVersions.publishNewest(slug);
+    approvedVersions.publishNewest(target);
     audit.record(slug, "review_off", admin, Optional.empty(), Optional.empty(), "", now);
     if (published > 0) {
       audit.record(

@@ -2,6 +2,8 @@ package dev.teammemory.server.stores;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.teammemory.server.memory.MemoryRow;
+
 /** One row of a memory listing: a memory, or (at depth 1) a folder that holds memories. */
 sealed interface ListedItem {
 

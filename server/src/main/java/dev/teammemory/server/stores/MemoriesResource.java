@@ -1,13 +1,12 @@
 package dev.teammemory.server.stores;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.teammemory.protocol.store.StoreAnswers;
 import dev.teammemory.server.errors.StoreApiException;
 import dev.teammemory.server.limits.LimitsConfig;
 import dev.teammemory.server.limits.ReadAdmission;
 import dev.teammemory.server.memory.CallerViews;
-import dev.teammemory.server.memory.EntryStore;
-import dev.teammemory.server.memory.MemoryOutcome;
-import dev.teammemory.server.memory.MemoryState;
+import dev.teammemory.server.memory.MemoryRow;
 import dev.teammemory.server.secrets.SecretCheck;
 import dev.teammemory.server.secrets.SecretFinding;
 import jakarta.inject.Inject;
@@ -27,7 +26,7 @@ import org.jboss.resteasy.reactive.RestQuery;
 
 /**
  * {@code /v1/memory_stores/{store}/memories}: one memory per entry of the store's repository, its
- * path {@code "/" + key}. Writes go through {@link EntryStore}, in the same transaction as {@code
+ * path {@code "/" + key}. Writes go through {@link StoreWrites}, in the same transaction as {@code
  * team_memory}'s (the repository's version and checksum move, the change feed wakes). The NDJSON
  * export ({@code …/memories/export}) is served by its own resource.
  */
@@ -44,7 +43,7 @@ public class MemoriesResource {
   private final StoreAccess access;
   private final StoreReader reader;
   private final CallerViews views;
-  private final EntryStore store;
+  private final StoreWrites store;
   private final SecretCheck secrets;
   private final SecretFields secretFields;
   private final ReadAdmission admission;
@@ -55,7 +54,7 @@ public class MemoriesResource {
       StoreAccess access,
       StoreReader reader,
       CallerViews views,
-      EntryStore store,
+      StoreWrites store,
       SecretCheck secrets,
       SecretFields secretFields,
       ReadAdmission admission,
@@ -71,7 +70,7 @@ public class MemoriesResource {
   }
 
   @POST
-  public StoreBodies.Memory create(@RestPath("store") String storeId, InputStream body) {
+  public StoreAnswers.Memory create(@RestPath("store") String storeId, InputStream body) {
     AuthorizedStore target = access.write(storeId);
     ObjectNode request = StoreRequests.object(body);
     String key =
@@ -106,7 +105,7 @@ public class MemoriesResource {
   }
 
   @GET
-  public StoreBodies.Page list(
+  public StoreAnswers.Page list(
       @RestPath("store") String storeId,
       @RestQuery("path_prefix") String pathPrefix,
       @RestQuery String depth,
@@ -156,13 +155,13 @@ public class MemoriesResource {
       items = items.subList(0, size);
       next = StoreRequests.cursor(CURSOR, items.get(size - 1).sortKey());
     }
-    return new StoreBodies.Page(
+    return new StoreAnswers.Page(
         items.stream().map(item -> StoreBodies.of(storeId, item)).toList(), next);
   }
 
   @GET
   @Path("{memory}")
-  public StoreBodies.Memory retrieve(
+  public StoreAnswers.Memory retrieve(
       @RestPath("store") String storeId,
       @RestPath("memory") String memoryId,
       @RestQuery String view) {
@@ -187,7 +186,7 @@ public class MemoriesResource {
 
   @POST
   @Path("{memory}")
-  public StoreBodies.Memory update(
+  public StoreAnswers.Memory update(
       @RestPath("store") String storeId, @RestPath("memory") String memoryId, InputStream body) {
     AuthorizedStore target = access.write(storeId);
     ObjectNode request = StoreRequests.object(body);
@@ -216,7 +215,7 @@ public class MemoriesResource {
 
   @DELETE
   @Path("{memory}")
-  public StoreBodies.Deleted delete(
+  public StoreAnswers.Deleted delete(
       @RestPath("store") String storeId,
       @RestPath("memory") String memoryId,
       @RestQuery("expected_content_sha256") String expectedContentSha256) {
@@ -225,7 +224,7 @@ public class MemoriesResource {
         Optional.ofNullable(expectedContentSha256)
             .map(value -> StoreRequests.checksum(value, "expected_content_sha256"));
     return switch (store.deleteMemory(target.target(), storeId, memoryId, expected)) {
-      case MemoryOutcome.Deleted deleted -> new StoreBodies.Deleted(memoryId, "memory_deleted");
+      case MemoryOutcome.Deleted deleted -> new StoreAnswers.Deleted(memoryId, "memory_deleted");
       case MemoryOutcome.NotFound none -> throw noSuchMemoryOrStore(target, memoryId);
       case MemoryOutcome.PreconditionFailed failed -> throw stale();
       case MemoryOutcome.Archived archived -> throw MemoryStoresResource.archived(storeId);
@@ -241,7 +240,7 @@ public class MemoriesResource {
   }
 
   /** The answer to a create or an update: the memory as written, or the refusal. */
-  private StoreBodies.Memory answer(
+  private StoreAnswers.Memory answer(
       AuthorizedStore target, MemoryOutcome outcome, Optional<String> memoryId) {
     String storeId = target.store().id();
     return switch (outcome) {
@@ -249,9 +248,9 @@ public class MemoriesResource {
         LOG.infof(
             "Memory %s of %s written by %s",
             written.memory().memoryId(), target.store().slug(), target.target().caller().user());
-        yield body(storeId, written.memory());
+        yield StoreBodies.of(storeId, written.memory());
       }
-      case MemoryOutcome.Unchanged unchanged -> body(storeId, unchanged.memory());
+      case MemoryOutcome.Unchanged unchanged -> StoreBodies.of(storeId, unchanged.memory());
       case MemoryOutcome.NotFound none ->
           throw memoryId.isPresent()
               ? noSuchMemoryOrStore(target, memoryId.get())
@@ -290,21 +289,6 @@ public class MemoriesResource {
       case MemoryOutcome.Deleted deleted ->
           throw new IllegalStateException("a write came to a deletion");
     };
-  }
-
-  private static StoreBodies.Memory body(String storeId, MemoryState state) {
-    return StoreBodies.of(
-        storeId,
-        new MemoryRow(
-            state.memoryId(),
-            state.key(),
-            state.checksum(),
-            state.sizeBytes(),
-            state.versionRowId(),
-            state.createdAt(),
-            state.updatedAt(),
-            state.updatedBy(),
-            Optional.of(state.content())));
   }
 
   /** The store may have gone between the access check and the write: say which is missing. */

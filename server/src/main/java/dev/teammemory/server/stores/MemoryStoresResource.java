@@ -2,14 +2,12 @@ package dev.teammemory.server.stores;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.teammemory.protocol.store.StoreAnswers;
 import dev.teammemory.server.auth.AuthorizedRepository;
 import dev.teammemory.server.auth.RepositoryAuthorization;
 import dev.teammemory.server.auth.RepositorySlug;
 import dev.teammemory.server.errors.StoreApiException;
 import dev.teammemory.server.limits.ReadAdmission;
-import dev.teammemory.server.memory.EntryStore;
-import dev.teammemory.server.memory.StoreAttributes;
-import dev.teammemory.server.memory.StoreOutcome;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
@@ -47,7 +45,7 @@ public class MemoryStoresResource {
 
   private final StoreAccess access;
   private final StoreReader reader;
-  private final EntryStore store;
+  private final StoreWrites store;
   private final RepositoryAuthorization authorization;
   private final SecretFields secretFields;
   private final ReadAdmission admission;
@@ -56,7 +54,7 @@ public class MemoryStoresResource {
   MemoryStoresResource(
       StoreAccess access,
       StoreReader reader,
-      EntryStore store,
+      StoreWrites store,
       RepositoryAuthorization authorization,
       SecretFields secretFields,
       ReadAdmission admission) {
@@ -69,7 +67,7 @@ public class MemoryStoresResource {
   }
 
   @POST
-  public StoreBodies.MemoryStore create(InputStream body) {
+  public StoreAnswers.MemoryStore create(InputStream body) {
     ObjectNode request = StoreRequests.object(body);
     String name =
         StoreRequests.string(request, "name")
@@ -126,7 +124,7 @@ public class MemoryStoresResource {
   }
 
   @GET
-  public StoreBodies.Page list(
+  public StoreAnswers.Page list(
       @RestQuery String limit,
       @RestQuery String page,
       @RestQuery("include_archived") String includeArchived,
@@ -146,18 +144,18 @@ public class MemoryStoresResource {
       shown = shown.subList(0, size);
       next = StoreRequests.cursor(CURSOR, Long.toString(shown.get(size - 1).repositoryId()));
     }
-    return new StoreBodies.Page(shown.stream().map(StoreBodies::of).toList(), next);
+    return new StoreAnswers.Page(shown.stream().map(StoreBodies::of).toList(), next);
   }
 
   @GET
   @Path("{store}")
-  public StoreBodies.MemoryStore retrieve(@RestPath("store") String storeId) {
+  public StoreAnswers.MemoryStore retrieve(@RestPath("store") String storeId) {
     return StoreBodies.of(access.read(storeId).store());
   }
 
   @POST
   @Path("{store}")
-  public StoreBodies.MemoryStore update(@RestPath("store") String storeId, InputStream body) {
+  public StoreAnswers.MemoryStore update(@RestPath("store") String storeId, InputStream body) {
     AuthorizedStore target = access.write(storeId);
     ObjectNode request = StoreRequests.object(body);
     StoreRow current = target.store();
@@ -202,14 +200,14 @@ public class MemoryStoresResource {
 
   @DELETE
   @Path("{store}")
-  public StoreBodies.Deleted delete(@RestPath("store") String storeId) {
+  public StoreAnswers.Deleted delete(@RestPath("store") String storeId) {
     AuthorizedStore target = access.write(storeId);
     return switch (store.deleteStore(target.target(), storeId)) {
       case StoreOutcome.Done done -> {
         LOG.infof(
             "Memory store %s of %s deleted by %s",
             storeId, target.store().slug(), target.target().caller().user());
-        yield new StoreBodies.Deleted(storeId, "memory_store_deleted");
+        yield new StoreAnswers.Deleted(storeId, "memory_store_deleted");
       }
       case StoreOutcome.NotFound none -> throw StoreAccess.noSuchStore(storeId);
       case StoreOutcome.Archived archived -> throw archived(storeId);
@@ -218,7 +216,7 @@ public class MemoryStoresResource {
 
   @POST
   @Path("{store}/archive")
-  public StoreBodies.MemoryStore archive(@RestPath("store") String storeId) {
+  public StoreAnswers.MemoryStore archive(@RestPath("store") String storeId) {
     AuthorizedStore target = access.write(storeId);
     return switch (store.archiveStore(target.target(), storeId)) {
       case StoreOutcome.Done done -> current(storeId);
@@ -235,7 +233,7 @@ public class MemoryStoresResource {
             + " is archived; it can be read but not written");
   }
 
-  private StoreBodies.MemoryStore current(String storeId) {
+  private StoreAnswers.MemoryStore current(String storeId) {
     return StoreBodies.of(
         reader.store(storeId).orElseThrow(() -> StoreAccess.noSuchStore(storeId)));
   }

@@ -1,10 +1,10 @@
 package dev.teammemory.server.stores;
 
+import dev.teammemory.protocol.store.StoreAnswers;
 import dev.teammemory.server.errors.StoreApiException;
 import dev.teammemory.server.limits.LimitsConfig;
 import dev.teammemory.server.limits.ReadAdmission;
 import dev.teammemory.server.memory.CallerViews;
-import dev.teammemory.server.memory.EntryStore;
 import dev.teammemory.server.memory.Ids;
 import dev.teammemory.server.memory.RedactOutcome;
 import jakarta.inject.Inject;
@@ -35,7 +35,7 @@ public class MemoryVersionsResource {
   private final StoreAccess access;
   private final StoreReader reader;
   private final CallerViews views;
-  private final EntryStore store;
+  private final StoreWrites store;
   private final LimitsConfig limits;
   private final ReadAdmission admission;
 
@@ -44,7 +44,7 @@ public class MemoryVersionsResource {
       StoreAccess access,
       StoreReader reader,
       CallerViews views,
-      EntryStore store,
+      StoreWrites store,
       LimitsConfig limits,
       ReadAdmission admission) {
     this.access = access;
@@ -56,7 +56,7 @@ public class MemoryVersionsResource {
   }
 
   @GET
-  public StoreBodies.Page list(
+  public StoreAnswers.Page list(
       @RestPath("store") String storeId,
       @RestQuery("memory_id") String memoryId,
       @RestQuery String operation,
@@ -106,13 +106,13 @@ public class MemoryVersionsResource {
               fitting,
               rows.get(fitting - 1).rowId());
     }
-    return new StoreBodies.Page(
+    return new StoreAnswers.Page(
         rows.stream().map(row -> StoreBodies.of(storeId, row)).toList(), next);
   }
 
   @GET
   @Path("{version}")
-  public StoreBodies.MemoryVersion retrieve(
+  public StoreAnswers.MemoryVersion retrieve(
       @RestPath("store") String storeId,
       @RestPath("version") String versionId,
       @RestQuery String view) {
@@ -123,7 +123,7 @@ public class MemoryVersionsResource {
 
   @POST
   @Path("{version}/redact")
-  public StoreBodies.MemoryVersion redact(
+  public StoreAnswers.MemoryVersion redact(
       @RestPath("store") String storeId, @RestPath("version") String versionId) {
     AuthorizedStore target = access.write(storeId);
     long rowId = Ids.versionRowId(versionId);

@@ -1,21 +1,25 @@
 package dev.teammemory.server.stores;
 
-import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.teammemory.protocol.Checksums;
 import dev.teammemory.protocol.Timestamps;
-import dev.teammemory.server.http.MemoryStoresBody;
+import dev.teammemory.protocol.store.StoreAnswers.Memory;
+import dev.teammemory.protocol.store.StoreAnswers.MemoryPrefix;
+import dev.teammemory.protocol.store.StoreAnswers.MemoryStore;
+import dev.teammemory.protocol.store.StoreAnswers.MemoryVersion;
+import dev.teammemory.protocol.store.UserActor;
 import dev.teammemory.server.memory.Ids;
+import dev.teammemory.server.memory.MemoryRow;
 import java.time.Instant;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
- * The Memory Stores API's answers, in the official SDKs' shapes (snake_case, RFC 3339 UTC times,
- * {@code null} members written out), each written in one piece ({@link MemoryStoresBody}).
+ * The Memory Stores API's answers made from what the database holds: the one conversion from a
+ * store's, a memory's or a version's row to its wire record ({@code shared-protocol}'s {@code
+ * StoreAnswers}, which clients read too).
  */
 final class StoreBodies {
 
@@ -24,60 +28,6 @@ final class StoreBodies {
       new TypeReference<>() {};
 
   private StoreBodies() {}
-
-  record MemoryStore(
-      String type,
-      String id,
-      String name,
-      String description,
-      Map<String, String> metadata,
-      @JsonProperty("created_at") String createdAt,
-      @JsonProperty("updated_at") String updatedAt,
-      @JsonProperty("archived_at") String archivedAt)
-      implements MemoryStoresBody {}
-
-  record Memory(
-      String type,
-      String id,
-      @JsonProperty("memory_store_id") String memoryStoreId,
-      String path,
-      @JsonProperty("content_sha256") String contentSha256,
-      @JsonProperty("content_size_bytes") int contentSizeBytes,
-      @JsonProperty("memory_version_id") String memoryVersionId,
-      @JsonProperty("created_at") String createdAt,
-      @JsonProperty("updated_at") String updatedAt,
-      String content,
-      @JsonProperty("updated_by") Actor updatedBy)
-      implements MemoryStoresBody {}
-
-  record MemoryPrefix(String type, String path) {}
-
-  record Actor(String type, @JsonProperty("user_id") String userId) {}
-
-  record MemoryVersion(
-      String type,
-      String id,
-      @JsonProperty("memory_id") String memoryId,
-      @JsonProperty("memory_store_id") String memoryStoreId,
-      String operation,
-      @JsonProperty("created_at") String createdAt,
-      String content,
-      @JsonProperty("content_sha256") String contentSha256,
-      @JsonProperty("content_size_bytes") Integer contentSizeBytes,
-      String path,
-      @JsonProperty("created_by") Actor createdBy,
-      @JsonProperty("redacted_at") String redactedAt,
-      @JsonProperty("redacted_by") Actor redactedBy)
-      implements MemoryStoresBody {}
-
-  record Page(List<?> data, @JsonProperty("next_page") String nextPage)
-      implements MemoryStoresBody {
-    Page {
-      data = List.copyOf(data);
-    }
-  }
-
-  record Deleted(String id, String type) implements MemoryStoresBody {}
 
   static MemoryStore of(StoreRow store) {
     Map<String, String> metadata = new LinkedHashMap<>(metadataOf(store.metadataJson()));
@@ -105,7 +55,7 @@ final class StoreBodies {
         time(memory.createdAt()),
         time(memory.updatedAt()),
         memory.content().orElse(null),
-        new Actor("user_actor", memory.updatedBy()));
+        UserActor.of(memory.updatedBy()));
   }
 
   static Object of(String storeId, ListedItem item) {
@@ -131,9 +81,9 @@ final class StoreBodies {
         hasContent ? hex(version.checksum()) : null,
         hasContent ? version.sizeBytes() : null,
         redacted ? null : MemoryPaths.pathOf(version.key()),
-        new Actor("user_actor", version.author()),
+        UserActor.of(version.author()),
         version.redactedAt().map(StoreBodies::time).orElse(null),
-        version.redactedBy().map(user -> new Actor("user_actor", user)).orElse(null));
+        version.redactedBy().map(UserActor::of).orElse(null));
   }
 
   /** The metadata a store keeps, as a map; {@code {}} for a malformed value (never written). */

@@ -4,6 +4,7 @@ import dev.teammemory.server.auth.RepositorySlug;
 import dev.teammemory.server.auth.Visibility;
 import dev.teammemory.server.database.PostgresArrays;
 import dev.teammemory.server.memory.CallerViews;
+import dev.teammemory.server.memory.MemoryRow;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.sql.Connection;

@@ -9,6 +9,7 @@ import dev.teammemory.protocol.HashesView;
 import dev.teammemory.protocol.ProtocolJson;
 import dev.teammemory.protocol.RepositorySnapshot;
 import dev.teammemory.protocol.TooManyEntries;
+import dev.teammemory.protocol.store.StoreAnswers;
 import java.io.IOException;
 import java.lang.annotation.Annotation;
 import java.util.Map;
@@ -71,7 +72,7 @@ class JsonBodyWriterTest {
 
   /** A store-API answer: a record with a renamed member and a null one. */
   record Answer(String type, @JsonProperty("next_page") String nextPage, String content)
-      implements MemoryStoresBody {}
+      implements StoreAnswers.Answer {}
 
   @Test
   void writesMemoryStoresBodiesAsTheHttpMappingDoesWithNullMembersWrittenOut() throws IOException {

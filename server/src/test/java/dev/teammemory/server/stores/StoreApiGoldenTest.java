@@ -37,6 +37,10 @@ class StoreApiGoldenTest {
   private static final String TOKEN = "golden-token";
 
   private static final Path GOLDEN = Path.of("src/test/resources/golden/store-api.txt");
+  private static final Path WRITES = Path.of("src/test/resources/golden/store-api-writes.txt");
+
+  /** A token shape the secret rules find (split, so that this file holds no secret). */
+  private static final String GITHUB_TOKEN = "ghp_" + "aB3dE5gH7jK9mN1pQ2rS4tU6vW8xY0zA1bC2";
 
   @Test
   void everyStoreEndpointAndTheExportAnswerAsRecorded() throws IOException {
@@ -165,12 +169,156 @@ class StoreApiGoldenTest {
         v1(TOKEN).body(Map.of("path", "/late.md", "content", "late")).post(memories));
     transcript.step("delete the store", v1(TOKEN).delete(storePath));
 
-    String actual = transcript.text();
-    if (Boolean.getBoolean("golden.record")) {
-      Files.createDirectories(GOLDEN.getParent());
-      Files.writeString(GOLDEN, actual, StandardCharsets.UTF_8);
-    }
-    assertThat(actual).isEqualTo(Files.readString(GOLDEN, StandardCharsets.UTF_8));
+    transcript.assertRecorded(GOLDEN);
+  }
+
+  /**
+   * The write paths the first script leaves out, each answer recorded the same way in {@code
+   * golden/store-api-writes.txt}: the refusals of every write (a taken path under {@code
+   * not_exists}, a path inside a memory, a secret, a rename onto a memory, an unchanged update with
+   * a stale precondition, writes to an archived store, a missing memory), the deletion of a store
+   * that holds memories, and what {@code team_memory} sees of those writes (its version and
+   * checksums move with them).
+   */
+  @Test
+  void everyStoreWriteAndItsRefusalsAnswerAsRecorded() throws IOException {
+    Transcript transcript =
+        new Transcript("golden/" + UUID.randomUUID().toString().substring(0, 8));
+    String repo = transcript.repo;
+    String teamMemory = "/api/claude_code/team_memory";
+    String storeId =
+        transcript
+            .step(
+                "create a store named by its repository",
+                v1(TOKEN).body(Map.of("name", repo)).post(STORES))
+            .jsonPath()
+            .getString("id");
+    String storePath = STORES + "/" + storeId;
+    String memories = storePath + "/memories";
+    var note =
+        transcript.step(
+            "create a memory",
+            v1(TOKEN).body(Map.of("path", "/a.md", "content", "alpha\n")).post(memories));
+    String noteId = note.jsonPath().getString("id");
+    String noteSha = note.jsonPath().getString("content_sha256");
+    transcript.step(
+        "create at a taken path, not_exists",
+        v1(TOKEN)
+            .body(
+                Map.of(
+                    "path",
+                    "/a.md",
+                    "content",
+                    "again",
+                    "precondition",
+                    Map.of("type", "not_exists")))
+            .post(memories));
+    transcript.step(
+        "create inside a memory's path",
+        v1(TOKEN).body(Map.of("path", "/a.md/b.md", "content", "inside")).post(memories));
+    transcript.step(
+        "create with a secret",
+        v1(TOKEN)
+            .body(Map.of("path", "/leak.md", "content", "token " + GITHUB_TOKEN + "\n"))
+            .post(memories));
+    var other =
+        transcript.step(
+            "create a second memory in a folder",
+            v1(TOKEN).body(Map.of("path", "/dir/b.md", "content", "beta\n")).post(memories));
+    String otherId = other.jsonPath().getString("id");
+    transcript.step(
+        "update changing nothing, stale precondition",
+        v1(TOKEN)
+            .body(
+                Map.of(
+                    "content",
+                    "alpha\n",
+                    "precondition",
+                    Map.of("type", "content_sha256", "content_sha256", "0".repeat(64))))
+            .post(memories + "/" + noteId));
+    transcript.step(
+        "rename onto another memory",
+        v1(TOKEN).body(Map.of("path", "/dir/b.md")).post(memories + "/" + noteId));
+    transcript.step(
+        "rename onto a folder",
+        v1(TOKEN).body(Map.of("path", "/dir")).post(memories + "/" + noteId));
+    transcript.step(
+        "update with a secret",
+        v1(TOKEN)
+            .body(Map.of("content", "token " + GITHUB_TOKEN + "\n"))
+            .post(memories + "/" + noteId));
+    transcript.step(
+        "rename and change content at once",
+        v1(TOKEN)
+            .body(
+                Map.of(
+                    "path",
+                    "/dir/a.md",
+                    "content",
+                    "alpha, moved\n",
+                    "precondition",
+                    Map.of("type", "content_sha256", "content_sha256", noteSha)))
+            .post(memories + "/" + noteId));
+    transcript.step(
+        "update a missing memory",
+        v1(TOKEN).body(Map.of("content", "x")).post(memories + "/mem_missing"));
+    transcript.step("delete a missing memory", v1(TOKEN).delete(memories + "/mem_missing"));
+    transcript.step(
+        "redact a missing version",
+        v1(TOKEN).post(storePath + "/memory_versions/memver_999999999/redact"));
+    transcript.step(
+        "team_memory's hashes after the store's writes",
+        given()
+            .auth()
+            .oauth2(TOKEN)
+            .queryParam("repo", repo)
+            .queryParam("view", "hashes")
+            .get(teamMemory));
+    transcript.step(
+        "team_memory's history of the renamed key",
+        given()
+            .auth()
+            .oauth2(TOKEN)
+            .queryParam("repo", repo)
+            .queryParam("key", "a.md")
+            .get(teamMemory + "/history"));
+    transcript.step(
+        "export, basic view", v1(TOKEN).queryParam("view", "basic").get(memories + "/export"));
+
+    transcript.step("archive the store", v1(TOKEN).post(storePath + "/archive"));
+    transcript.step("archive it again", v1(TOKEN).post(storePath + "/archive"));
+    transcript.step(
+        "update an archived store", v1(TOKEN).body(Map.of("description", "late")).post(storePath));
+    transcript.step(
+        "update a memory of an archived store",
+        v1(TOKEN).body(Map.of("content", "late")).post(memories + "/" + otherId));
+    transcript.step(
+        "delete a memory of an archived store", v1(TOKEN).delete(memories + "/" + otherId));
+    transcript.step(
+        "redact an old version in an archived store",
+        v1(TOKEN)
+            .post(
+                storePath
+                    + "/memory_versions/"
+                    + note.jsonPath().getString("memory_version_id")
+                    + "/redact"));
+    transcript.step("delete the store with its memories", v1(TOKEN).delete(storePath));
+    transcript.step("retrieve the deleted store", v1(TOKEN).get(storePath));
+    transcript.step(
+        "write to the deleted store",
+        v1(TOKEN).body(Map.of("path", "/c.md", "content", "gamma")).post(memories));
+    transcript.step(
+        "team_memory's hashes after the store's deletion",
+        given()
+            .auth()
+            .oauth2(TOKEN)
+            .queryParam("repo", repo)
+            .queryParam("view", "hashes")
+            .get(teamMemory));
+    transcript.step(
+        "the repository's new store", v1(TOKEN).body(Map.of("name", repo)).post(STORES));
+
+    transcript.assertRecorded(WRITES);
   }
 
   /** The answers so far, each with its run-specific parts replaced by stable placeholders. */
@@ -231,8 +379,14 @@ class StoreApiGoldenTest {
       return matcher.appendTail(out).toString();
     }
 
-    String text() {
-      return text.toString();
+    /** Records the transcript with {@code -Dgolden.record=true}, else compares it. */
+    void assertRecorded(Path golden) throws IOException {
+      String actual = text.toString();
+      if (Boolean.getBoolean("golden.record")) {
+        Files.createDirectories(golden.getParent());
+        Files.writeString(golden, actual, StandardCharsets.UTF_8);
+      }
+      assertThat(actual).isEqualTo(Files.readString(golden, StandardCharsets.UTF_8));
     }
   }
 }

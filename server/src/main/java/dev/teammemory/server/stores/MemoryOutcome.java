@@ -1,16 +1,17 @@
-package dev.teammemory.server.memory;
+package dev.teammemory.server.stores;
 
+import dev.teammemory.server.memory.MemoryRow;
 import dev.teammemory.server.secrets.SecretFinding;
 import java.util.List;
 
 /** What a Memory Stores API write of one memory came to. Only {@link Written} wrote anything. */
-public sealed interface MemoryOutcome {
+sealed interface MemoryOutcome {
 
   /** The memory changed, in a new repository version. */
-  record Written(MemoryState memory) implements MemoryOutcome {}
+  record Written(MemoryRow memory) implements MemoryOutcome {}
 
   /** The memory already had this content and path: nothing changed. */
-  record Unchanged(MemoryState memory) implements MemoryOutcome {}
+  record Unchanged(MemoryRow memory) implements MemoryOutcome {}
 
   /** The deletion was applied (a tombstone). */
   record Deleted(String memoryId) implements MemoryOutcome {}

@@ -1,4 +1,4 @@
-package dev.teammemory.server.memory;
+package dev.teammemory.server.stores;
 
 import static java.util.Objects.requireNonNull;
 
@@ -8,9 +8,9 @@ import java.util.Optional;
  * What the Memory Stores API may set on a store: its name (null means the slug), description and
  * metadata (a JSON object of strings, without the {@code repo} binding).
  */
-public record StoreAttributes(Optional<String> name, String description, String metadataJson) {
+record StoreAttributes(Optional<String> name, String description, String metadataJson) {
 
-  public StoreAttributes {
+  StoreAttributes {
     requireNonNull(name, "name is null");
     requireNonNull(description, "description is null");
     requireNonNull(metadataJson, "metadataJson is null");

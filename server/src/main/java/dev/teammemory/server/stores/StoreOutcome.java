@@ -1,7 +1,7 @@
-package dev.teammemory.server.memory;
+package dev.teammemory.server.stores;
 
 /** What a write to a store itself came to (create, update, archive, delete). */
-public sealed interface StoreOutcome {
+sealed interface StoreOutcome {
 
   /** The store as it is now; {@code created} when this request made it. */
   record Done(String storeId, boolean created) implements StoreOutcome {}
