@@ -4,7 +4,7 @@
 #
 #   deploy/scripts/claude-code-hooks.sh      # from the repository root; a few minutes
 #
-# 1. installs @anthropic-ai/claude-code@2.1.330 into a temporary folder with npm (its platform
+# 1. installs @anthropic-ai/claude-code@2.1.332 into a temporary folder with npm (its platform
 #    package, @anthropic-ai/claude-code-linux-x64, holds the binary);
 # 2. starts a fake Messages API (deploy/scripts/FakeMessagesApi.java) that records every request;
 # 3. starts one tmem server on the embedded PostgreSQL with static tokens, and two daemons on it:
@@ -15,14 +15,17 @@
 #    temporary folder, and checks the recorded requests: the teammate's memory reaches the model
 #    inside a <teammate-notes> fence naming alice, a heading and a fence end alice planted in it
 #    stay inside that fence, the team index reaches it whole or by its pointer, the private index appears once, and the
-#    memory in the agent's format is recalled with its type.
+#    memory in the agent's format is recalled with its type;
+# 6. with review required on acme/shop (set by carol, the repository's admin), alice writes a new
+#    memory: while it waits for review, bob's daemon pulls without it and bob's agent does not see
+#    it; once carol approves it, it reaches bob's disk and the model inside a fence naming alice.
 # Prints PASS/FAIL lines and exits 1 if a check failed (2 if it could not run). KEEP_LOGS=1 keeps
 # the temporary folder. Loopback only, apart from npm; every wait has a deadline.
 set -euo pipefail
 
 work_name=tmem-claude-code
 . "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/lib/two-daemons.sh"
-agent_version="${CLAUDE_CODE_VERSION:-2.1.330}"
+agent_version="${CLAUDE_CODE_VERSION:-2.1.332}"
 prerequisites
 
 # --- 1. the agent, pinned --------------------------------------------------------------------------
@@ -177,6 +180,106 @@ else
   scan="$(tmem bob recall --format json "$prompt" 2>&1 | head -c 400)"
   fail "no recall manifest with [feedback] team/integration-tests-real-postgres.md was recorded; tmem recall says: $scan"
 fi
+# --- 6. review required: alice's new memory reaches bob's agent only once carol approved it ---------
+# carol is the repository's admin (lib/two-daemons.sh); alice and bob write but do not review.
+server_api() { # token method path [body] -> the answer's body; fails on an HTTP error
+  curl -fsS -X "$2" -H "Authorization: Bearer $1" -H 'Content-Type: application/json' \
+    ${4:+--data "$4"} "$server_url/api/claude_code/team_memory/$3"
+}
+# The newest lastPull of bob's status, in epoch milliseconds (0 before the first pull).
+bob_last_pull_ms() {
+  local at
+  at="$(tmem bob status --format json 2>/dev/null | node -e '
+    let text = ""; process.stdin.on("data", (d) => (text += d)).on("end", () => {
+      const pulls = [];
+      (function walk(v) {
+        if (Array.isArray(v)) v.forEach(walk);
+        else if (v && typeof v === "object")
+          for (const [k, x] of Object.entries(v)) k === "lastPull" && typeof x === "string" ? pulls.push(x) : walk(x);
+      })(JSON.parse(text));
+      console.log(pulls.map(Date.parse).reduce((a, b) => Math.max(a, b), 0));
+    });' || true)"
+  printf '%s\n' "${at:-0}"
+}
+bob_pulled_after() { [ "$(bob_last_pull_ms)" -gt "$1" ]; }
+# The pending review of KEY as carol sees the reviews list: its id and when it was made (epoch
+# milliseconds); fails while there is none.
+pending_review() { # key
+  server_api "$carol_token" GET "reviews?repo=$repo&status=pending" | node -e '
+    let text = ""; process.stdin.on("data", (d) => (text += d)).on("end", () => {
+      const found = JSON.parse(text).data.find((change) => change.key === process.argv[1]);
+      if (!found) process.exit(1);
+      console.log(found.id, Date.parse(found.created_at));
+    });' "$1"
+}
+# Runs `claude -p PROMPT` in bob's checkout; sets asked to the recorded request that carries it.
+ask_agent() { # label prompt
+  rm -f "$requests"/*
+  asked=""
+  local started=$(date +%s%3N)
+  if (cd "$work/bob/shop" && as bob timeout 300 "$claude" -p "$2") > "$work/claude-$1.out" 2> "$work/claude-$1.err"; then
+    pass "claude -p ($1) answered in $(( $(date +%s%3N) - started )) ms"
+  else
+    fail "claude -p ($1) failed: $(tail -n 5 "$work/claude-$1.err")"
+  fi
+  asked="$(grep -l -F "$2" "$requests"/* 2>/dev/null | xargs -r ls -S | head -n 1 || true)"
+  [ -n "$asked" ] || fail "($1) no recorded request carries the prompt"
+}
+
+server_api "$carol_token" PUT "settings?repo=$repo" '{"review":"required"}' > "$work/settings.json" \
+  || { fail "carol could not set review to required"; exit 1; }
+say "review on $repo: $(cat "$work/settings.json")"
+review_key=payments-rollback.md
+review_marker="REVIEWED-$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n')"
+review_prompt="How do we roll back a failed payments deploy?"
+cat > "$alice_memory/team/$review_key" <<MEMORY
+---
+name: payments-rollback
+description: how to roll back a failed payments deploy
+metadata:
+  type: project
+---
+
+Roll back a failed payments deploy with the previous release tag, never a hotfix ($review_marker).
+MEMORY
+wait_for "alice's change to wait for review on the server" 90 pending_review "$review_key" \
+  || { tail -n 20 "$work/alice-daemon.log"; fail "alice's new memory is not waiting for review"; exit 1; }
+read -r review_id waiting_since < <(pending_review "$review_key")
+say "alice's $review_key waits for review ($review_id)"
+# Alice's push stamped a new repository version: bob's feed wakes and his daemon pulls his view. Any
+# pull that ended after the change was made started after it: nothing else changes meanwhile.
+if wait_for "bob's daemon to pull after alice's change" 90 bob_pulled_after "$waiting_since"; then
+  if [ -e "$bob_memory/team/$review_key" ]; then
+    fail "bob's daemon pulled alice's unapproved $review_key onto his disk"
+  else
+    pass "bob's daemon pulled after alice's change waited, and his disk has no $review_key"
+  fi
+else
+  fail "bob's daemon did not pull after alice's change (lastPull $(bob_last_pull_ms) ms)"
+fi
+ask_agent "review pending" "$review_prompt"
+if [ -n "$asked" ]; then
+  if grep -q "$review_marker" "$asked"; then
+    fail "alice's unapproved memory reached the model ($(basename "$asked"))"
+  else
+    pass "alice's unapproved memory is not in the model's request ($(basename "$asked"))"
+  fi
+fi
+server_api "$carol_token" POST "reviews/$review_id?repo=$repo" '{"decision":"approve"}' > "$work/approval.json" \
+  || { fail "carol could not approve $review_id"; exit 1; }
+say "carol approved $review_id"
+if wait_for "alice's approved memory to reach bob" 90 grep -q "$review_marker" "$bob_memory/team/$review_key"; then
+  pass "once approved, alice's $review_key reached bob's disk"
+else
+  fail "alice's approved $review_key did not reach bob's disk"
+  tail -n 20 "$work/bob-daemon.log"
+fi
+ask_agent "approved" "$review_prompt"
+if [ -n "$asked" ]; then
+  check_fenced "once approved, alice's memory reaches the model inside a fence naming her" \
+    "$asked" "$review_marker" alice
+fi
+
 # The hooks above were answered by bob's daemon: asked the same way, the shim answers in
 # milliseconds, where starting tmem's JVM takes most of a second.
 shim="$work/bob/.local/state/tmem/bin/tmem-hook"

@@ -1,6 +1,7 @@
 # What the agent end-to-end scripts (claude-code-hooks.sh, codex-hooks.sh) share: the JDK and
 # jars, a temporary folder cleaned up on exit, PASS/FAIL lines, free ports, waits with deadlines,
-# and one tmem server on the embedded PostgreSQL with static tokens for alice and bob.
+# and one tmem server on the embedded PostgreSQL with static tokens for alice and bob (writers) and
+# carol (an admin of the repository: she reviews and changes its settings).
 # Source it from the repository's scripts after setting work_name (the temporary folder's prefix).
 
 root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../../.." && pwd)"
@@ -60,15 +61,17 @@ prerequisites() {
   fi
 }
 
-# The tmem server, with alice and bob as writers of $repo: sets server_url, alice_token, bob_token.
+# The tmem server, with alice and bob as writers of $repo and carol as its admin: sets server_url,
+# alice_token, bob_token, carol_token.
 start_server() {
   local server_port
   server_port="$(free_port)"
   server_url="http://127.0.0.1:$server_port"
   alice_token="alice-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
   bob_token="bob-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
-  printf '# TOKEN USER REPOS ACCESS\n%s alice %s write\n%s bob %s write\n' \
-    "$alice_token" "$repo" "$bob_token" "$repo" > "$work/tokens.txt"
+  carol_token="carol-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
+  printf '# TOKEN USER REPOS ACCESS\n%s alice %s write\n%s bob %s write\n%s carol %s admin\n' \
+    "$alice_token" "$repo" "$bob_token" "$repo" "$carol_token" "$repo" > "$work/tokens.txt"
   chmod 600 "$work/tokens.txt"
   TMEM_DATA_DIR="$work/server" QUARKUS_HTTP_PORT="$server_port" \
     TMEM_AUTH_STATIC_TOKENS_FILE="$work/tokens.txt" \
