@@ -17,7 +17,15 @@ public final class ServerMain {
 
   ServerMain() {}
 
+  /**
+   * Quarkus's HTTP layer refuses a request target {@link java.net.URI} cannot parse (a bad
+   * percent-encoding) with an empty {@code 400} before any handler runs; switched off, the same
+   * check runs in {@code http.HttpLayerRefusals}, which answers in the envelope of the path's API.
+   */
+  static final String URI_VALIDATION_OFF = "vertx.disableURIValidation";
+
   public static void main(String... args) {
+    System.setProperty(URI_VALIDATION_OFF, "true");
     try {
       LogFormat.install(System.getenv(), System.getProperties());
       if (EmbeddedDatabase.startUnlessConfigured(System.getenv(), System.getProperties())) {

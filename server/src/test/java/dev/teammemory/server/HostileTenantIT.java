@@ -393,6 +393,17 @@ class HostileTenantIT {
     HttpResponse<String> nul =
         send(HOSTILE, "GET", "/v1/memory_stores/" + hostileStore + "/memories/mem_%00", null);
     assertThat(nul.statusCode()).isEqualTo(404);
+    // The packaged server's own main switches Quarkus's empty-bodied URI check off for this.
+    ServerCalls.RawReply badEncoding =
+        ServerCalls.rawGet(server.url(), HOSTILE, TEAM_MEMORY + "?repo=hostile/r%zz", "");
+    assertThat(badEncoding.status()).as(badEncoding.head()).isEqualTo(400);
+    assertThat(
+            JSON.readTree(badEncoding.body())
+                .path("error")
+                .path("details")
+                .path("error_code")
+                .asText())
+        .isEqualTo("invalid_parameter");
   }
 
   // -------------------------------------------------------------------------------- helpers

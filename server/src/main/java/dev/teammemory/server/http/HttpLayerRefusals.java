@@ -16,16 +16,18 @@ import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.util.Map;
 
 /**
  * What the HTTP layer refuses before any resource runs, answered in the JSON envelope of the API
  * the path belongs to, as every other refusal: a request target longer than {@link
  * #MAX_TARGET_LENGTH} ({@code 414}), headers larger than {@link #MAX_HEADER_BYTES} ({@code 431}),
- * and a URL the router cannot decode (a bad percent-encoding: {@code 400}). Vert.x's own limits
- * ({@code quarkus.http.limits.max-initial-line-length} and {@code max-header-size}) are set far
- * above these, as a backstop: a request beyond them is refused by the HTTP codec itself with an
- * empty body, since Quarkus offers no hook there.
+ * and a URL that cannot be decoded (a bad percent-encoding, in the path or the query: {@code 400}).
+ * Vert.x's own limits ({@code quarkus.http.limits.max-initial-line-length} and {@code
+ * max-header-size}) are set far above these, as a backstop: a request beyond them is refused by the
+ * HTTP codec itself with an empty body, since Quarkus offers no hook there.
  */
 @ApplicationScoped
 class HttpLayerRefusals {
@@ -35,6 +37,9 @@ class HttpLayerRefusals {
 
   /** The most header bytes (names, values and separators) answered. */
   static final int MAX_HEADER_BYTES = 20 * 1024;
+
+  private static final String UNDECODABLE =
+      "the request's URL could not be decoded (a bad percent-encoding?)";
 
   private final Rejections rejections;
 
@@ -47,13 +52,7 @@ class HttpLayerRefusals {
     // After the request log's handler (Integer.MIN_VALUE), so that the refusal has a request id.
     router.route().order(Integer.MIN_VALUE + 1).handler(this::limit);
     router.errorHandler(
-        400,
-        context ->
-            refuse(
-                context,
-                400,
-                ErrorCodes.INVALID_PARAMETER,
-                "the request's URL could not be decoded (a bad percent-encoding?)"));
+        400, context -> refuse(context, 400, ErrorCodes.INVALID_PARAMETER, UNDECODABLE));
   }
 
   private void limit(RoutingContext context) {
@@ -67,6 +66,10 @@ class HttpLayerRefusals {
               + " characters");
       return;
     }
+    if (!parses(context.request().uri())) {
+      refuse(context, 400, ErrorCodes.INVALID_PARAMETER, UNDECODABLE);
+      return;
+    }
     if (headerBytes(context.request().headers()) > MAX_HEADER_BYTES) {
       refuse(
           context,
@@ -78,6 +81,22 @@ class HttpLayerRefusals {
       return;
     }
     context.next();
+  }
+
+  /**
+   * The check Quarkus's HTTP layer makes before any handler (switched off by {@code ServerMain} so
+   * that this one answers instead): a request target {@link URI} can parse, the query included.
+   */
+  private static boolean parses(String target) {
+    if (target == null) {
+      return false;
+    }
+    try {
+      new URI(target);
+      return true;
+    } catch (URISyntaxException e) {
+      return false;
+    }
   }
 
   private static long headerBytes(MultiMap headers) {
