@@ -35,13 +35,29 @@ final class GitHubFailures {
     return Optional.empty();
   }
 
-  /** A short description of a failure for the log: its type and message, never a token. */
+  /**
+   * A short description of a failure for the log, in words (never Java's class names), with the
+   * failure's own message where it has one; never a token, which no call to GitHub puts in one.
+   */
   static String describe(Throwable failure) {
     Throwable root = failure;
     while (root.getCause() != null && root.getCause() != root) {
       root = root.getCause();
     }
-    return root.getClass().getSimpleName()
-        + (root.getMessage() == null ? "" : ": " + root.getMessage());
+    if (root instanceof com.fasterxml.jackson.core.JacksonException) {
+      // A parser's message quotes what it read.
+      return "GitHub's answer was not the JSON expected";
+    }
+    String words =
+        switch (root) {
+          case java.net.UnknownHostException unknown -> "GitHub's host name is not known";
+          case java.net.ConnectException refused -> "nothing answers at GitHub's address";
+          case java.net.SocketTimeoutException timeout -> "GitHub did not answer in time";
+          case javax.net.ssl.SSLException tls -> "the secure connection to GitHub failed";
+          case java.io.InterruptedIOException interrupted -> "the call was interrupted";
+          case java.io.IOException io -> "the connection to GitHub failed";
+          default -> "the call to GitHub failed";
+        };
+    return root.getMessage() == null ? words : words + " (" + root.getMessage() + ")";
   }
 }

@@ -497,7 +497,7 @@ public final class TeamMemoryClient implements AutoCloseable {
         T parsed = body.length == 0 ? null : ProtocolJson.mapper().readValue(body, bodyType);
         if (parsed == null) {
           return new Response.TransportFailure<>(
-              call + ": " + status + " body is empty, not a " + bodyType.getSimpleName(),
+              call + ": " + status + " with an empty body, where an answer was expected",
               OptionalInt.of(status));
         }
         return new Response.Ok<>(parsed, Optional.ofNullable(etag).map(ETags::unquote));
@@ -506,9 +506,7 @@ public final class TeamMemoryClient implements AutoCloseable {
             call
                 + ": "
                 + status
-                + " body is not a valid "
-                + bodyType.getSimpleName()
-                + ": "
+                + " with a body that is not the answer this call expects: "
                 + describeParseFailure(e),
             OptionalInt.of(status));
       }

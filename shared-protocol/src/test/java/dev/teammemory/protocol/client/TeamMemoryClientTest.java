@@ -157,7 +157,7 @@ class TeamMemoryClientTest {
     assertThat(response)
         .isEqualTo(
             new Response.TransportFailure<>(
-                "GET /api/claude_code/team_memory: 200 body is not a valid RepositorySnapshot: "
+                "GET /api/claude_code/team_memory: 200 with a body that is not the answer this call expects: "
                     + "missing required field 'organizationId'",
                 OptionalInt.of(200)));
   }
@@ -189,7 +189,7 @@ class TeamMemoryClientTest {
     assertThat(response)
         .isEqualTo(
             new Response.TransportFailure<>(
-                "PUT /api/claude_code/team_memory: 200 body is not a valid PutResponse: "
+                "PUT /api/claude_code/team_memory: 200 with a body that is not the answer this call expects: "
                     + "missing required field 'checksum'",
                 OptionalInt.of(200)));
   }
@@ -204,7 +204,7 @@ class TeamMemoryClientTest {
             failure ->
                 assertThat(failure.reason())
                     .isEqualTo(
-                        "GET /api/claude_code/team_memory: 200 body is not a valid HashesView: "
+                        "GET /api/claude_code/team_memory: 200 with a body that is not the answer this call expects: "
                             + "checksum is not a sha256: checksum: md5:abc"));
   }
 
@@ -228,7 +228,7 @@ class TeamMemoryClientTest {
     assertThat(client.fetchHashes(REPO))
         .isEqualTo(
             new Response.TransportFailure<>(
-                "GET /api/claude_code/team_memory: 200 body is not a valid HashesView: not valid JSON",
+                "GET /api/claude_code/team_memory: 200 with a body that is not the answer this call expects: not valid JSON",
                 OptionalInt.of(200)));
   }
 
@@ -239,7 +239,7 @@ class TeamMemoryClientTest {
     assertThat(client.put(REPO, Map.of("a.md", "a"), Optional.empty()))
         .isEqualTo(
             new Response.TransportFailure<>(
-                "PUT /api/claude_code/team_memory: 200 body is empty, not a PutResponse",
+                "PUT /api/claude_code/team_memory: 200 with an empty body, where an answer was expected",
                 OptionalInt.of(200)));
   }
 
