@@ -24,6 +24,7 @@ public final class ErrorCodes {
   public static final String AUTH_PROVIDER_UNAVAILABLE = "auth_provider_unavailable";
   public static final String RATE_LIMITED = "rate_limited";
   public static final String ALREADY_DECIDED = "already_decided";
+  public static final String TOO_MANY_WAITING_CHANGES = "too_many_waiting_changes";
   public static final String INTERNAL = "internal_error";
 
   private ErrorCodes() {}

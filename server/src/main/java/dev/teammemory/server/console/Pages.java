@@ -133,7 +133,7 @@ public class Pages {
     if (!query.isEmpty()) {
       int from = offset == null || offset < 0 ? 0 : offset;
       MemoryBrowser.Page<MemoryBrowser.MemorySummary> found =
-          browser.search(slug, query, from, PAGE_SIZE);
+          browser.search(target, query, from, PAGE_SIZE);
       results = found.rows().stream().map(row -> memoryRow(slug, row)).toList();
       if (found.more()) {
         next =
@@ -142,7 +142,7 @@ public class Pages {
       }
     } else {
       MemoryBrowser.Page<MemoryBrowser.MemorySummary> listed =
-          browser.memories(slug, after == null ? "" : after, MEMORY_PAGE_SIZE);
+          browser.memories(target, after == null ? "" : after, MEMORY_PAGE_SIZE);
       folders = folders(slug, listed.rows());
       if (listed.more()) {
         next =
@@ -152,7 +152,7 @@ public class Pages {
     }
     String memoryIndex =
         browser
-            .memory(slug, MEMORY_INDEX)
+            .memory(target, MEMORY_INDEX)
             .filter(memory -> !memory.deleted())
             .map(memory -> Markdown.toSafeHtml(Frontmatter.of(memory.content()).body()))
             .orElse(null);
@@ -190,10 +190,10 @@ public class Pages {
       @RestQuery Integer offset) {
     AuthorizedRepository target = authorization.read(owner + "/" + name);
     RepositorySlug slug = target.slug();
-    Optional<MemoryBrowser.MemoryText> memory = browser.memory(slug, path);
+    Optional<MemoryBrowser.MemoryText> memory = browser.memory(target, path);
     if (memory.isEmpty() && path.endsWith("/history")) {
       String key = path.substring(0, path.length() - "/history".length());
-      return history(slug, key, from, to, offset).render();
+      return history(target, key, from, to, offset).render();
     }
     MemoryBrowser.MemoryText text =
         memory.orElseThrow(() -> notFound("the repository has no memory at this path"));
@@ -206,7 +206,7 @@ public class Pages {
     AuthorizedRepository target = authorization.read(owner + "/" + name);
     RepositorySlug slug = target.slug();
     int from = offset == null || offset < 0 ? 0 : offset;
-    MemoryBrowser.Page<MemoryBrowser.Change> page = browser.activity(slug, from, PAGE_SIZE);
+    MemoryBrowser.Page<MemoryBrowser.Change> page = browser.activity(target, from, PAGE_SIZE);
     if (page.rows().isEmpty() && browser.repository(slug).isEmpty()) {
       throw RepositoryAuthorization.notFound(slug);
     }
@@ -267,8 +267,7 @@ public class Pages {
     AuthorizedRepository target = authorization.write(owner + "/" + name);
     String key = requireField("path", path);
     long restored = version("version", version);
-    List<MemoryBrowser.VersionText> kept =
-        browser.versionTexts(target.slug(), key, List.of(restored));
+    List<MemoryBrowser.VersionText> kept = browser.versionTexts(target, key, List.of(restored));
     if (kept.isEmpty() || kept.getFirst().deleted()) {
       throw notFound("the memory has no kept version " + restored + " to restore");
     }
@@ -328,7 +327,7 @@ public class Pages {
       return Response.seeOther(URI.create(memoryHref(target.slug(), key))).build();
     }
     int status = outcome instanceof EditOutcome.Changed ? 409 : 422;
-    Optional<MemoryBrowser.MemoryText> now = browser.memory(target.slug(), key);
+    Optional<MemoryBrowser.MemoryText> now = browser.memory(target, key);
     TemplateInstance page =
         now.isPresent()
             ? memoryPage(target.slug(), now.get(), message)
@@ -371,11 +370,12 @@ public class Pages {
   }
 
   private TemplateInstance history(
-      RepositorySlug slug, String key, Long from, Long to, Integer offset) {
+      AuthorizedRepository target, String key, Long from, Long to, Integer offset) {
+    RepositorySlug slug = target.slug();
     int start = offset == null || offset < 0 ? 0 : offset;
     MemoryBrowser.Page<MemoryBrowser.VersionSummary> page =
-        browser.versions(slug, key, start, PAGE_SIZE);
-    Optional<MemoryBrowser.MemoryText> current = browser.memory(slug, key);
+        browser.versions(target, key, start, PAGE_SIZE);
+    Optional<MemoryBrowser.MemoryText> current = browser.memory(target, key);
     if (page.rows().isEmpty() && current.isEmpty()) {
       throw notFound("the repository has no memory at this path");
     }
@@ -398,7 +398,7 @@ public class Pages {
     if (from != null && to != null) {
       Map<Long, MemoryBrowser.VersionText> texts = new LinkedHashMap<>();
       for (MemoryBrowser.VersionText text :
-          browser.versionTexts(slug, key, from.equals(to) ? List.of(from) : List.of(from, to))) {
+          browser.versionTexts(target, key, from.equals(to) ? List.of(from) : List.of(from, to))) {
         texts.put(text.version(), text);
       }
       if (!texts.containsKey(from) || !texts.containsKey(to)) {

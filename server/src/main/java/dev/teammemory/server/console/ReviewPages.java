@@ -282,7 +282,7 @@ public class ReviewPages {
       versions.add(review.version());
     }
     Map<Long, MemoryBrowser.VersionText> texts =
-        browser.versionTexts(slug, review.key(), versions).stream()
+        browser.versionTexts(target, review.key(), versions).stream()
             .collect(Collectors.toMap(MemoryBrowser.VersionText::version, Function.identity()));
     MemoryBrowser.VersionText changed = texts.get(review.version());
     Optional<MemoryBrowser.VersionText> approved = change.comparedWith().map(texts::get);

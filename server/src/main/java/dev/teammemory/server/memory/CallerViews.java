@@ -61,7 +61,11 @@ public class CallerViews {
           + " CASE WHEN s.current THEN e.memory_id ELSE v.memory_id END AS memory_id,"
           + " CASE WHEN s.current OR v.memory_id = e.memory_id THEN e.created_at"
           + " ELSE v.created_at END AS created_at,"
-          + " e.approved_version"
+          + " e.approved_version,"
+          // The console's search document: the stored one, or for an older version its words
+          // unweighted (ranked by its text alone; a view shows few keys other than the newest).
+          + " CASE WHEN s.current THEN e.search_document"
+          + " ELSE to_tsvector('english'::regconfig, v.content) END AS search_document"
           + " FROM memory_entry e"
           + " CROSS JOIN LATERAL (SELECT shown.version AS shown,"
           + " shown.version = e.version AS current FROM (SELECT COALESCE("

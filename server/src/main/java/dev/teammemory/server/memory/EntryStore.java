@@ -211,10 +211,9 @@ public class EntryStore {
       return rollBack(new PutOutcome.Archived());
     }
     Optional<RepositoryWrite> held = lock.write();
-    RepositoryState current = written(held, target.slug());
-    if (!current.isNeverWritten()) {
-      current = asSeenBy(target, current);
-    }
+    RepositoryState newest = written(held, target.slug());
+    Optional<RepositoryReader.View> view = viewOf(target, newest);
+    RepositoryState current = seenIn(view, newest);
     if (ifMatch.isPresent() && !preconditionHolds(ifMatch.get(), current)) {
       return rollBack(new PutOutcome.PreconditionFailed(current.checksum()));
     }
@@ -241,7 +240,13 @@ public class EntryStore {
       putChecksums.put(entry.getKey(), checksum);
       EntryState previous = states.get(entry.getKey());
       boolean live = previous != null && !previous.deleted();
-      if (live && previous.checksum().equals(checksum)) {
+      // Unchanged is judged against what the caller sees: content that equals a teammate's
+      // waiting change is still this caller's change of the approved version.
+      String seen =
+          view.isPresent()
+              ? view.get().live().get(entry.getKey())
+              : live ? previous.checksum() : null;
+      if (checksum.equals(seen)) {
         continue;
       }
       int size = (int) UnicodeText.utf8Length(entry.getValue());

@@ -2,6 +2,7 @@ package dev.teammemory.server.memory;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.teammemory.server.auth.AuthorizedRepository;
 import dev.teammemory.server.auth.RepositorySlug;
 import dev.teammemory.server.auth.Visibility;
 import dev.teammemory.server.database.PostgresArrays;
@@ -49,10 +50,12 @@ public class MemoryBrowser {
           + ")";
 
   private final DataSource dataSource;
+  private final CallerViews views;
 
   @Inject
-  MemoryBrowser(DataSource dataSource) {
+  MemoryBrowser(DataSource dataSource, CallerViews views) {
     this.dataSource = dataSource;
+    this.views = views;
   }
 
   /** A repository with team memory. */
@@ -138,14 +141,15 @@ public class MemoryBrowser {
   }
 
   /** A page of the repository's live memories in path order (UTF-8 bytes), after {@code after}. */
-  public Page<MemorySummary> memories(RepositorySlug slug, String after, int size) {
-    return page(
+  public Page<MemorySummary> memories(AuthorizedRepository target, String after, int size) {
+    return viewedPage(
+        target,
         "SELECT "
             + SUMMARY_COLUMNS
             + " FROM memory_entry e JOIN repository r ON r.id = e.repository_id"
             + " WHERE r.slug_key = ? AND NOT e.deleted AND e.entry_key COLLATE \"C\" > ?"
             + " ORDER BY e.entry_key COLLATE \"C\" LIMIT ?",
-        List.of(slug.key(), after, size + 1),
+        List.of(target.slug().key(), after, size + 1),
         size,
         MemoryBrowser::summary);
   }
@@ -157,8 +161,10 @@ public class MemoryBrowser {
    * text alone), a page at a time. One statement whichever branch matches: the full-text branch and
    * the path branch each have their own index.
    */
-  public Page<MemorySummary> search(RepositorySlug slug, String query, int offset, int size) {
-    return page(
+  public Page<MemorySummary> search(
+      AuthorizedRepository target, String query, int offset, int size) {
+    return viewedPage(
+        target,
         "SELECT "
             + SUMMARY_COLUMNS
             + " FROM memory_entry e"
@@ -173,20 +179,21 @@ public class MemoryBrowser {
             + ") + CASE WHEN "
             + PATH_STARTS_WITH
             + " THEN 1 ELSE 0 END DESC, e.entry_key COLLATE \"C\" LIMIT ? OFFSET ?",
-        List.of(slug.key(), query, query, query, query, query, query, size + 1, offset),
+        List.of(target.slug().key(), query, query, query, query, query, query, size + 1, offset),
         size,
         MemoryBrowser::summary);
   }
 
   /** The memory at {@code path}, live or deleted; empty when the key was never written. */
-  public Optional<MemoryText> memory(RepositorySlug slug, String path) {
+  public Optional<MemoryText> memory(AuthorizedRepository target, String path) {
     List<MemoryText> found =
-        page(
+        viewedPage(
+                target,
                 "SELECT e.entry_key, e.content, e.checksum, e.size_bytes, e.updated_by,"
                     + " e.updated_at, e.version, e.deleted"
                     + " FROM memory_entry e JOIN repository r ON r.id = e.repository_id"
                     + " WHERE r.slug_key = ? AND e.entry_key = ?",
-                List.of(slug.key(), path),
+                List.of(target.slug().key(), path),
                 1,
                 rows ->
                     new MemoryText(
@@ -203,14 +210,16 @@ public class MemoryBrowser {
   }
 
   /** A page of the kept versions of a memory, newest first, without their texts. */
-  public Page<VersionSummary> versions(RepositorySlug slug, String path, int offset, int size) {
-    return page(
+  public Page<VersionSummary> versions(
+      AuthorizedRepository target, String path, int offset, int size) {
+    return viewedPage(
+        target,
         "SELECT v.version, v.author, v.created_at, octet_length(v.content), v.deleted,"
             + " coalesce(v.operation, CASE WHEN v.deleted THEN 'deleted' ELSE 'modified' END)"
             + " FROM memory_entry_version v JOIN repository r ON r.id = v.repository_id"
             + " WHERE r.slug_key = ? AND v.entry_key = ? AND v.redacted_at IS NULL"
             + " ORDER BY v.version DESC LIMIT ? OFFSET ?",
-        List.of(slug.key(), path, size + 1, offset),
+        List.of(target.slug().key(), path, size + 1, offset),
         size,
         rows ->
             new VersionSummary(
@@ -223,17 +232,19 @@ public class MemoryBrowser {
   }
 
   /** The kept versions {@code versions} of a memory with their texts (for a diff: two). */
-  public List<VersionText> versionTexts(RepositorySlug slug, String path, List<Long> versions) {
+  public List<VersionText> versionTexts(
+      AuthorizedRepository target, String path, List<Long> versions) {
     if (versions.isEmpty() || versions.size() > 2) {
       throw new IllegalArgumentException("one or two versions, not " + versions.size());
     }
-    return page(
+    return viewedPage(
+            target,
             "SELECT v.version, v.author, v.created_at, v.content, v.deleted"
                 + " FROM memory_entry_version v JOIN repository r ON r.id = v.repository_id"
                 + " WHERE r.slug_key = ? AND v.entry_key = ? AND v.redacted_at IS NULL"
                 + " AND v.version = ANY (CAST(? AS bigint[])) ORDER BY v.version",
             List.of(
-                slug.key(),
+                target.slug().key(),
                 path,
                 "{" + String.join(",", versions.stream().map(String::valueOf).toList()) + "}"),
             2,
@@ -248,15 +259,16 @@ public class MemoryBrowser {
   }
 
   /** A page of who changed what, newest first, deletes and restores included. */
-  public Page<Change> activity(RepositorySlug slug, int offset, int size) {
-    return page(
+  public Page<Change> activity(AuthorizedRepository target, int offset, int size) {
+    return viewedPage(
+        target,
         "SELECT v.entry_key, v.version, v.author, v.created_at,"
             + " coalesce(v.operation, CASE WHEN v.deleted THEN 'deleted' ELSE 'modified' END),"
             + " v.deleted, octet_length(v.content)"
             + " FROM memory_entry_version v JOIN repository r ON r.id = v.repository_id"
             + " WHERE r.slug_key = ? AND v.redacted_at IS NULL"
             + " ORDER BY v.version DESC, v.id DESC LIMIT ? OFFSET ?",
-        List.of(slug.key(), size + 1, offset),
+        List.of(target.slug().key(), size + 1, offset),
         size,
         rows ->
             new Change(
@@ -300,6 +312,27 @@ public class MemoryBrowser {
 
   private interface RowReader<T> {
     T read(ResultSet rows) throws SQLException;
+  }
+
+  /**
+   * {@link #page} over the target's caller's view of the repository ({@link CallerViews}): with
+   * review required, someone who does not review sees the approved memories and their own waiting
+   * changes, as through the APIs; anyone else the statement as written.
+   */
+  private <T> Page<T> viewedPage(
+      AuthorizedRepository target,
+      String sql,
+      List<Object> parameters,
+      int size,
+      RowReader<T> reader) {
+    Optional<String> viewer = views.viewer(target);
+    if (viewer.isEmpty()) {
+      return page(sql, parameters, size, reader);
+    }
+    List<Object> viewed = new ArrayList<>(parameters.size() + 1);
+    viewed.add(viewer.get());
+    viewed.addAll(parameters);
+    return page(CallerViews.over(sql), viewed, size, reader);
   }
 
   private <T> Page<T> page(String sql, List<Object> parameters, int size, RowReader<T> reader) {

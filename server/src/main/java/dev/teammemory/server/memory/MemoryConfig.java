@@ -5,7 +5,7 @@ import io.smallrye.config.WithDefault;
 import java.time.Duration;
 import java.util.Optional;
 
-/** {@code tmem.organization} and {@code tmem.history.*}. */
+/** {@code tmem.organization}, {@code tmem.history.*} and {@code tmem.review.*}. */
 @ConfigMapping(prefix = "tmem")
 interface MemoryConfig {
 
@@ -16,6 +16,28 @@ interface MemoryConfig {
   Optional<String> organization();
 
   History history();
+
+  Review review();
+
+  /**
+   * The bounds of what waits for review: retention never prunes a waiting change, so these keep a
+   * writer who does not review from piling up versions nobody has approved.
+   */
+  interface Review {
+
+    /**
+     * {@code TMEM_REVIEW_MAX_WAITING_PER_KEY}: the most changes of one key that wait at once; a
+     * write over it is refused ({@code 429 too_many_waiting_changes}) until a reviewer decides.
+     */
+    @WithDefault("20")
+    int maxWaitingPerKey();
+
+    /**
+     * {@code TMEM_REVIEW_MAX_WAITING_BYTES}: the most content bytes the changes waiting in one
+     * repository hold together; absent, the repository's own byte limit.
+     */
+    Optional<Long> maxWaitingBytes();
+  }
 
   /**
    * The retention policy of entry history: a kept version is pruned when it is beyond the newest

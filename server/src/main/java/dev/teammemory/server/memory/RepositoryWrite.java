@@ -100,6 +100,11 @@ public final class RepositoryWrite {
     return repository.storeMetadata;
   }
 
+  /** The locked repository's row id (what the store API's view reads are keyed by). */
+  public long repositoryId() {
+    return repository.id;
+  }
+
   public int entryCount() {
     return repository.entryCount;
   }

@@ -1,6 +1,9 @@
 package dev.teammemory.server.memory;
 
+import dev.teammemory.protocol.ErrorCodes;
 import dev.teammemory.server.auth.AuthorizedRepository;
+import dev.teammemory.server.errors.ApiException;
+import dev.teammemory.server.limits.LimitsConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
@@ -8,6 +11,7 @@ import jakarta.transaction.Transactional;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.List;
 
 /**
  * The write side of review (issue 27): in the transaction of every write, under the repository
@@ -20,10 +24,14 @@ import java.time.ZoneOffset;
 class ReviewQueue {
 
   private final EntityManager entityManager;
+  private final int maxWaitingPerKey;
+  private final long maxWaitingBytes;
 
   @Inject
-  ReviewQueue(EntityManager entityManager) {
+  ReviewQueue(EntityManager entityManager, MemoryConfig config, LimitsConfig limits) {
     this.entityManager = entityManager;
+    this.maxWaitingPerKey = config.review().maxWaitingPerKey();
+    this.maxWaitingBytes = config.review().maxWaitingBytes().orElse(limits.maxRepositoryBytes());
   }
 
   /** Records the keys written at {@code version} by the target's caller. */
@@ -88,5 +96,55 @@ class ReviewQueue {
         .setParameter(3, repositoryId)
         .setParameter(4, version)
         .executeUpdate();
+    requireWithinBounds(repositoryId, version);
+  }
+
+  /**
+   * Refuses (and so rolls back) a write that leaves more waiting than the bounds allow: more
+   * changes of one key than {@code maxWaitingPerKey}, or more waiting content in the repository
+   * than {@code maxWaitingBytes}. Counted after the write, under the repository row's lock.
+   */
+  private void requireWithinBounds(long repositoryId, long version) {
+    @SuppressWarnings("unchecked")
+    List<Object> crowded =
+        entityManager
+            .createNativeQuery(
+                "SELECT c.entry_key FROM review_change c"
+                    + " WHERE c.repository_id = ?1 AND c.status = 'pending' AND c.entry_key IN"
+                    + " (SELECT entry_key FROM memory_entry WHERE repository_id = ?1"
+                    + " AND version = ?2)"
+                    + " GROUP BY c.entry_key HAVING count(*) > ?3"
+                    + " ORDER BY c.entry_key COLLATE \"C\" LIMIT 1")
+            .setParameter(1, repositoryId)
+            .setParameter(2, version)
+            .setParameter(3, maxWaitingPerKey)
+            .getResultList();
+    if (!crowded.isEmpty()) {
+      throw tooMany(
+          crowded.getFirst()
+              + " already has "
+              + maxWaitingPerKey
+              + " changes waiting for review; a reviewer must approve or reject them first");
+    }
+    Number waitingBytes =
+        (Number)
+            entityManager
+                .createNativeQuery(
+                    "SELECT coalesce(sum(octet_length(v.content)), 0) FROM review_change c"
+                        + " JOIN memory_entry_version v ON v.repository_id = c.repository_id"
+                        + " AND v.entry_key = c.entry_key AND v.version = c.version"
+                        + " WHERE c.repository_id = ?1 AND c.status = 'pending'")
+                .setParameter(1, repositoryId)
+                .getSingleResult();
+    if (waitingBytes.longValue() > maxWaitingBytes) {
+      throw tooMany(
+          "the changes waiting for review in this repository would hold more than "
+              + maxWaitingBytes
+              + " bytes; a reviewer must approve or reject some first");
+    }
+  }
+
+  private static ApiException tooMany(String message) {
+    return ApiException.of(429, ErrorCodes.TOO_MANY_WAITING_CHANGES, message);
   }
 }

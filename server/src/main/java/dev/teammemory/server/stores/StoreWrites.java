@@ -4,7 +4,9 @@ import dev.teammemory.protocol.Checksums;
 import dev.teammemory.protocol.UnicodeText;
 import dev.teammemory.server.auth.AuthorizedRepository;
 import dev.teammemory.server.limits.LimitsConfig;
+import dev.teammemory.server.memory.CallerViews;
 import dev.teammemory.server.memory.EntryStore;
+import dev.teammemory.server.memory.MemoryRow;
 import dev.teammemory.server.memory.RedactOutcome;
 import dev.teammemory.server.memory.RepositoryLock;
 import dev.teammemory.server.memory.RepositoryWrite;
@@ -31,6 +33,8 @@ import java.util.function.UnaryOperator;
 public class StoreWrites {
 
   private final EntryStore entries;
+  private final CallerViews views;
+  private final StoreReader reader;
 
   /** The limits a write of new content is checked against (fixed for the server's life). */
   private final int maxEntries;
@@ -38,8 +42,10 @@ public class StoreWrites {
   private final long maxBytes;
 
   @Inject
-  StoreWrites(EntryStore entries, LimitsConfig limits) {
+  StoreWrites(EntryStore entries, CallerViews views, StoreReader reader, LimitsConfig limits) {
     this.entries = entries;
+    this.views = views;
+    this.reader = reader;
     this.maxEntries = limits.maxEntries();
     this.maxBytes = limits.maxRepositoryBytes();
   }
@@ -147,17 +153,21 @@ public class StoreWrites {
         storeId,
         memoryId,
         (write, memory) -> {
+          Optional<MemoryRow> seen = seenBy(target, write, memory);
+          if (seen.isEmpty()) {
+            return new MemoryOutcome.NotFound();
+          }
+          String seenChecksum = seen.get().checksum();
           String newKey = key.orElse(memory.key());
+          // Whether the caller changes anything is judged against what they see: content that
+          // equals a teammate's waiting change is still this caller's change of the approved one.
           boolean contentChanges =
-              !content
-                  .map(Checksums::ofContent)
-                  .orElse(memory.checksum())
-                  .equals(memory.checksum());
+              !content.map(Checksums::ofContent).orElse(seenChecksum).equals(seenChecksum);
           boolean moves = !newKey.equals(memory.key());
           if (!contentChanges && !moves) {
-            return new MemoryOutcome.Unchanged(write.row(memory));
+            return new MemoryOutcome.Unchanged(seen.get());
           }
-          Optional<MemoryOutcome> stale = stale(memory, expectedChecksum);
+          Optional<MemoryOutcome> stale = stale(seenChecksum, expectedChecksum);
           if (stale.isPresent()) {
             return stale.get();
           }
@@ -200,7 +210,9 @@ public class StoreWrites {
         storeId,
         memoryId,
         (write, memory) ->
-            stale(memory, expectedChecksum)
+            seenBy(target, write, memory)
+                .map(seen -> stale(seen.checksum(), expectedChecksum))
+                .orElseGet(() -> Optional.of(new MemoryOutcome.NotFound()))
                 .orElseGet(
                     () -> {
                       write.deleteMemory(memory);
@@ -261,12 +273,28 @@ public class StoreWrites {
                 .orElseGet(MemoryOutcome.NotFound::new));
   }
 
-  /** The refusal of a write whose precondition names content the memory no longer has. */
-  private static Optional<MemoryOutcome> stale(
-      RepositoryWrite.Memory memory, Optional<String> expectedChecksum) {
+  /**
+   * The memory as the target's caller sees it ({@link CallerViews}): with review required, someone
+   * who does not review sees its approved version or their own waiting change, and nothing of a
+   * memory never approved (empty); everyone else the memory as it is.
+   */
+  private Optional<MemoryRow> seenBy(
+      AuthorizedRepository target, RepositoryWrite write, RepositoryWrite.Memory memory) {
+    Optional<String> viewer = views.viewer(target);
+    if (viewer.isEmpty()) {
+      return Optional.of(write.row(memory));
+    }
+    return reader.memory(viewer.get(), write.repositoryId(), memory.memoryId(), true);
+  }
+
+  /**
+   * The refusal of a write whose precondition names content other than what the caller sees of the
+   * memory (a teammate's change waiting for review is not a reason to refuse it).
+   */
+  private static Optional<MemoryOutcome> stale(String seen, Optional<String> expectedChecksum) {
     return expectedChecksum
-        .filter(expected -> !expected.equals(memory.checksum()))
-        .<MemoryOutcome>map(expected -> new MemoryOutcome.PreconditionFailed(memory.checksum()));
+        .filter(expected -> !expected.equals(seen))
+        .<MemoryOutcome>map(expected -> new MemoryOutcome.PreconditionFailed(seen));
   }
 
   /** What refuses new content, in this order: the limits after the write, then its secrets. */

@@ -219,6 +219,12 @@ public final class ServerBenchmark {
     environment.put("TMEM_AUTH_STATIC_TOKENS_FILE", tokens.toString());
     environment.put("TMEM_AUTH_GITHUB_CLIENT_ID", "Iv1.benchmark0client");
     environment.put("TMEM_AUTH_GITHUB_API_URL", gitHub.apiUrl());
+    // One caller's CONCURRENCY clients measure the server's throughput: the fairness limits that
+    // keep one caller from taking what others need (docs/admin.md, "Limits") would refuse them.
+    environment.put("TMEM_LIMITS_READS_MAX_CONCURRENT", Integer.toString(CONCURRENCY));
+    environment.put("TMEM_LIMITS_READS_MAX_CONCURRENT_PER_CALLER", Integer.toString(CONCURRENCY));
+    environment.put("TMEM_LIMITS_WRITES_PER_SECOND", "1000000");
+    environment.put("TMEM_LIMITS_WRITES_BYTES_PER_SECOND", "1000000000");
     System.out.printf("Server log: %s%n", work.resolve("server.log"));
     return builder.start();
   }

@@ -210,6 +210,48 @@ class ConsoleReviewTest {
   }
 
   @Test
+  void everyPageShowsEachCallerTheirViewOfARepositoryUnderReview() {
+    String repo = fresh("console-review-views");
+    put(repo, entries("a.md", "approved words", "MEMORY.md", "# Index\n"));
+    requireReview(repo);
+    put(repo, entries("a.md", "waiting words", "new.md", "never approved"));
+    String base = "/console/repos/" + repo;
+
+    Browser reader = signIn(READER);
+    assertThat(page(reader, base).asString()).contains("/memories/a.md").doesNotContain("new.md");
+    assertThat(page(reader, base + "/memories/a.md").asString())
+        .contains("approved words")
+        .doesNotContain("waiting words");
+    assertThat(page(reader, base + "/memories/new.md").statusCode()).isEqualTo(404);
+    assertThat(page(reader, base + "?q=approved").asString()).contains(base + "/memories/a.md");
+    assertThat(page(reader, base + "?q=waiting").asString())
+        .doesNotContain(base + "/memories/a.md");
+    assertThat(page(reader, base + "/activity").asString())
+        .contains("/memories/a.md")
+        .doesNotContain("new.md");
+    String history = page(reader, base + "/memories/a.md/history").asString();
+    assertThat(history).contains("alice");
+    long waitingVersion =
+        as(REVIEWER)
+            .queryParam("repo", repo)
+            .get(PATH + "/reviews")
+            .then()
+            .extract()
+            .jsonPath()
+            .getLong("data.find { it.key == 'a.md' }.version");
+    assertThat(
+            page(reader, base + "/memories/a.md/history?from=1&to=" + waitingVersion).statusCode())
+        .as("a waiting version is not the reader's to diff")
+        .isEqualTo(404);
+
+    Browser author = signIn(WRITER);
+    assertThat(page(author, base + "/memories/a.md").asString()).contains("waiting words");
+    assertThat(page(author, base).asString()).contains("/memories/new.md");
+    Browser reviewer = signIn(REVIEWER);
+    assertThat(page(reviewer, base + "?q=waiting").asString()).contains(base + "/memories/a.md");
+  }
+
+  @Test
   void aDecisionWithoutItsCsrfTokenOrWithASecretOrTooLongACommentDecidesNothing() {
     String repo = fresh("console-review-refused");
     put(repo, entries("a.md", "one"));

@@ -485,6 +485,133 @@ class ReviewViewsTest {
     assertThat(carol.jsonPath().getMap("deletedKeys")).containsOnlyKeys("a.md");
   }
 
+  @Test
+  void aStorePreconditionAndWhatCountsAsAChangeAreTheCallersView() {
+    String repo = repositoryWithWaitingChanges("views-precondition");
+    String store = storeOf(repo);
+    String memory = idOf(TEAMMATE, store, "/a.md");
+    String sawOne = Checksums.ofContent("one").substring("sha256:".length());
+
+    // carol sends back the approved content she sees: nothing changes for her, and the answer is
+    // what she sees, not alice's waiting edit.
+    JsonPath unchanged = update(TEAMMATE, store, memory, "one", sawOne, 200);
+    assertThat(unchanged.getString("content")).isEqualTo("one");
+    assertThat(waitingAuthors(repo, "a.md")).containsExactly("alice");
+
+    // carol writes, over the version she saw, the very content alice's change waits with: her own
+    // change (never a 409 for alice's waiting one, never an "unchanged" that records nothing).
+    JsonPath written = update(TEAMMATE, store, memory, "one, edited", sawOne, 200);
+    assertThat(written.getString("content")).isEqualTo("one, edited");
+    assertThat(waitingAuthors(repo, "a.md")).containsExactlyInAnyOrder("alice", "carol");
+
+    // a precondition naming content carol never saw is stale for her.
+    update(TEAMMATE, store, memory, "three", Checksums.ofContent("x").substring(7), 409);
+  }
+
+  @Test
+  void aTeamMemoryPutOfATeammatesWaitingContentIsTheCallersOwnChange() {
+    String repo = repositoryWithWaitingChanges("views-same-content");
+    put(TEAMMATE, repo, entries("c.md", "new"));
+    assertThat(waitingAuthors(repo, "c.md")).containsExactlyInAnyOrder("alice", "carol");
+    assertThat(contents(get(TEAMMATE, repo))).containsEntry("c.md", "new");
+    // and the approved content sent back is no change at all.
+    String before = hashes(TEAMMATE, repo).jsonPath().getString("checksum");
+    put(TEAMMATE, repo, entries("a.md", "one"));
+    assertThat(waitingAuthors(repo, "a.md")).containsExactly("alice");
+    assertThat(hashes(TEAMMATE, repo).jsonPath().getString("checksum")).isEqualTo(before);
+  }
+
+  @Test
+  void changesWaitingForOneKeyAreBoundedAndTheRefusalWritesNothing() {
+    String repo = freshAcme("views-bounded");
+    put(WRITER, repo, entries("a.md", "approved"));
+    requireReview(repo);
+    for (int i = 1; i <= 20; i++) {
+      put(WRITER, repo, entries("a.md", "edit " + i));
+    }
+    long version = hashes(WRITER, repo).jsonPath().getLong("version");
+    ExtractableResponse<Response> refused =
+        as(WRITER)
+            .queryParam("repo", repo)
+            .body(entries("a.md", "edit 21", "b.md", "other"))
+            .put(PATH)
+            .then()
+            .extract();
+    assertThat(refused.statusCode()).isEqualTo(429);
+    assertThat(refused.jsonPath().getString("error.details.error_code"))
+        .isEqualTo("too_many_waiting_changes");
+    assertThat(refused.jsonPath().getString("error.message")).contains("a.md", "20");
+    assertThat(hashes(WRITER, repo).jsonPath().getLong("version")).isEqualTo(version);
+    assertThat(contents(get(WRITER, repo))).containsExactly(Map.entry("a.md", "edit 20"));
+
+    String store = storeOf(repo);
+    String memory = idOf(WRITER, store, "/a.md");
+    assertThat(
+            as(WRITER)
+                .body(Map.of("content", "edit 21"))
+                .post(STORES + store + "/memories/" + memory)
+                .then()
+                .statusCode(429)
+                .extract()
+                .jsonPath()
+                .getString("error.type"))
+        .isEqualTo("rate_limit_error");
+
+    // once a reviewer decides, the key takes changes again.
+    decide(repo, "a.md", "approve");
+    put(WRITER, repo, entries("a.md", "edit 21"));
+  }
+
+  private static String storeOf(String repo) {
+    return as(READER)
+        .queryParam("repo", repo)
+        .get(PATH + "/store")
+        .then()
+        .statusCode(200)
+        .extract()
+        .jsonPath()
+        .getString("id");
+  }
+
+  private static String idOf(String token, String store, String path) {
+    return as(token)
+        .get(STORES + store + "/memories")
+        .then()
+        .statusCode(200)
+        .extract()
+        .jsonPath()
+        .getString("data.find { it.path == '" + path + "' }.id");
+  }
+
+  private static JsonPath update(
+      String token, String store, String memory, String content, String sawSha, int status) {
+    return as(token)
+        .body(
+            Map.of(
+                "content",
+                content,
+                "precondition",
+                Map.of("type", "content_sha256", "content_sha256", sawSha)))
+        .post(STORES + store + "/memories/" + memory)
+        .then()
+        .statusCode(status)
+        .extract()
+        .jsonPath();
+  }
+
+  /** Who wrote the changes of {@code key} that wait, as a reviewer lists them. */
+  private static List<String> waitingAuthors(String repo, String key) {
+    return as(REVIEWER)
+        .queryParam("repo", repo)
+        .queryParam("status", "pending")
+        .get(PATH + "/reviews")
+        .then()
+        .statusCode(200)
+        .extract()
+        .jsonPath()
+        .getList("data.findAll { it.key == '" + key + "' }.author");
+  }
+
   private static JsonPath retrieve(String token, String store, String memory) {
     return as(token)
         .get(STORES + store + "/memories/" + memory)
