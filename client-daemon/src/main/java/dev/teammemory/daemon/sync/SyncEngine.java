@@ -386,13 +386,33 @@ public final class SyncEngine implements AutoCloseable {
     ledger.pullDone();
     save();
     if (outcome instanceof PullOutcome.Pulled || outcome instanceof PullOutcome.Unchanged) {
-      ownReviewsAt(
-          state
-              .memoryStore()
-              .map(store -> "version " + store.version() + " " + state.repositoryChecksum())
-              .orElse(state.repositoryChecksum()));
+      ownReviewsAt(reviewsMark());
     }
     return outcome;
+  }
+
+  /** Where the repository is as this daemon knows it: its version and checksum, or the checksum. */
+  private String reviewsMark() {
+    return state
+        .memoryStore()
+        .map(store -> "version " + store.version() + " " + state.repositoryChecksum())
+        .orElse(state.repositoryChecksum());
+  }
+
+  /**
+   * After a long poll of the whole-repository feed ended without news: an approval of our own
+   * waiting change leaves our view's content, and so its checksum, as it was, so that feed never
+   * wakes for it; while something of ours waits, the reviews list is read again (one request a feed
+   * wait).
+   */
+  private void recheckWaitingReviews() {
+    if (!ownReviews.waiting().isEmpty()) {
+      onWorker(
+          () -> {
+            ownReviewsAt(reviewsMark());
+            return Boolean.TRUE;
+          });
+    }
   }
 
   /**
@@ -505,6 +525,11 @@ public final class SyncEngine implements AutoCloseable {
       case PushOutcome.NoAccess noAccess -> block(noAccess.reason());
     }
     save();
+    if (outcome instanceof PushOutcome.Pushed) {
+      // Our push moved the repository, and under review it may now wait: the whole-repository
+      // feed does not wake for our own change, so the list is read here (at most once a move).
+      ownReviewsAt(reviewsMark());
+    }
     if (ledger.pullWanted() && !closed && retry == null) {
       pull(false);
     }
@@ -606,6 +631,7 @@ public final class SyncEngine implements AutoCloseable {
         case Response.Ok<HashesView> ok -> {
           if (ok.body().checksum().equals(state.repositoryChecksum())) {
             answered(asked);
+            recheckWaitingReviews();
           } else {
             Boolean healthy = onWorker(() -> startedUp ? pullAndPush(true) : Boolean.FALSE);
             // A change we could not take (the pull or push failed, or the repository is still
@@ -618,7 +644,10 @@ public final class SyncEngine implements AutoCloseable {
             }
           }
         }
-        case Response.NotModified<HashesView> notModified -> answered(asked);
+        case Response.NotModified<HashesView> notModified -> {
+          answered(asked);
+          recheckWaitingReviews();
+        }
         case Response.NotFound<HashesView> notFound -> pollInstead();
         case Response.Rejected<HashesView> rejected -> {
           if (rejected.status() == 403) {

@@ -78,6 +78,9 @@ class ReviewSyncIT {
 
   @Test
   void aChangeWaitsOnTheAuthorsDiskIsApprovedAndArrivesAtTheTeammate() throws Exception {
+    // alice syncs the whole repository (team_memory: her proxy hides the store API), bob per file;
+    // the next test runs alice per file.
+    aliceProxy.withoutMemoryStores();
     fixture.daemon("alice", repo, aliceProxy.url(), ServerProcess.ALICE);
     fixture.daemon("bob", repo, server.url(), ServerProcess.BOB);
     Path aliceFile = write("alice", "deploys.md", "Deploys go out on Tuesdays.\n");

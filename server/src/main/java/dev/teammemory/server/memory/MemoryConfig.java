@@ -29,7 +29,7 @@ interface MemoryConfig {
      * {@code TMEM_REVIEW_MAX_WAITING_PER_KEY}: the most changes of one key that wait at once; a
      * write over it is refused ({@code 429 too_many_waiting_changes}) until a reviewer decides.
      */
-    @WithDefault("20")
+    @WithDefault("50")
     int maxWaitingPerKey();
 
     /**
