@@ -17,6 +17,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * This daemon's caller's own changes that wait for a reviewer, and the ones a reviewer rejected, as
@@ -97,7 +99,12 @@ public record OwnReviews(
     }
     List<ReviewPage.Review> newest = rejected.get();
     newest = newest.subList(Math.max(0, newest.size() - MAX_REJECTED), newest.size());
-    return Optional.of(new OwnReviews(requireNonNull(moved), waiting.get(), newest));
+    // A change decided between the two reads is in both lists: it no longer waits.
+    Set<String> decided =
+        rejected.get().stream().map(ReviewPage.Review::id).collect(Collectors.toSet());
+    List<ReviewPage.Review> stillWaiting =
+        waiting.get().stream().filter(review -> !decided.contains(review.id())).toList();
+    return Optional.of(new OwnReviews(requireNonNull(moved), stillWaiting, newest));
   }
 
   private static Optional<List<ReviewPage.Review>> all(

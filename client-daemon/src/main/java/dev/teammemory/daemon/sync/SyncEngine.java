@@ -385,7 +385,8 @@ public final class SyncEngine implements AutoCloseable {
     }
     ledger.pullDone();
     save();
-    if (outcome instanceof PullOutcome.Pulled || outcome instanceof PullOutcome.Unchanged) {
+    if ((outcome instanceof PullOutcome.Pulled || outcome instanceof PullOutcome.Unchanged)
+        && !ownReviews.waiting().isEmpty()) {
       ownReviewsAt(reviewsMark());
     }
     return outcome;
@@ -416,12 +417,13 @@ public final class SyncEngine implements AutoCloseable {
   }
 
   /**
-   * Reads the caller's waiting and rejected changes for {@code tmem status} once the repository
-   * moved since they were last read (its own push, an approval, a rejection's restore all stamp a
-   * new version; {@code moved} is the version and checksum this daemon knows, or the checksum alone
-   * where the transport knows no version), and while something waits, at every pull: an approval
-   * leaves the content, and so the checksum, as it was. Two requests a pull at most, never per
-   * file. A server that cannot be asked now is asked at the next pull.
+   * Reads the caller's waiting and rejected changes for {@code tmem status} (two requests), only
+   * when they can have changed: after this daemon's own push moved the repository (a change of ours
+   * may now wait), and, while one of ours waits, after each pull and each quiet long poll of the
+   * whole-repository feed (an approval leaves our view's content, and so its checksum, as it was; a
+   * rejection restores the approved version). Never per file, and never for a teammate's change
+   * alone: a follower with nothing waiting reads nothing more than the change. A server that cannot
+   * be asked now is asked at the next occasion.
    */
   private synchronized void ownReviewsAt(String moved) {
     if (moved.equals(ownReviews.checkedAt()) && ownReviews.waiting().isEmpty()) {
