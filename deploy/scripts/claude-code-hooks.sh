@@ -133,7 +133,8 @@ for file in "$requests"/*; do
   say "  $(basename "$file"): $(head -n 1 "$file"), $(wc -c < "$file") bytes$(grep -q "$prompt" "$file" && printf ', the prompt')$(grep -q 'Memory manifest\|\[feedback\] team/' "$file" && printf ', tmem recall')"
 done
 # The agent's request for the prompt: the largest recorded request that carries the prompt.
-main="$(grep -l -F "$prompt" "$requests"/* 2>/dev/null | xargs -r ls -S | head -n 1)"
+# (|| true: no such request is a FAIL line below, not an exit under set -e and pipefail.)
+main="$(grep -l -F "$prompt" "$requests"/* 2>/dev/null | xargs -r ls -S | head -n 1 || true)"
 if [ -z "$main" ]; then
   fail "no recorded request carries the prompt"
 else

@@ -164,7 +164,7 @@ fi
 # A tool's result as the next request carries it (Codex sends it as a list of input_text parts).
 outputs() { # call number -> the text of that call's function_call_output, from the last request
   local last
-  last="$(grep -l -F '"call_id":"call_'"$1"'","output"' "$requests"/*.txt | tail -n 1)"
+  last="$(grep -l -F '"call_id":"call_'"$1"'","output"' "$requests"/*.txt 2>/dev/null | tail -n 1 || true)"
   [ -n "$last" ] || return 0
   tail -n +2 "$last" | node -e '
     let body = ""; process.stdin.on("data", (d) => (body += d)).on("end", () => {
