@@ -34,6 +34,18 @@ public final class TestRepositories {
     return "test-owner/" + prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
   }
 
+  /** The id of the repository's memory store, as a reader looks it up. */
+  public static String storeIdOf(String repo) {
+    return as(READER)
+        .queryParam("repo", repo)
+        .get(PATH + "/store")
+        .then()
+        .statusCode(200)
+        .extract()
+        .jsonPath()
+        .getString("id");
+  }
+
   /** A request with the bearer token and the JSON content type. */
   public static RequestSpecification as(String token) {
     return given().auth().oauth2(token).contentType(ContentType.JSON);

@@ -7,6 +7,7 @@ import static dev.teammemory.server.TestRepositories.as;
 import static dev.teammemory.server.TestRepositories.entries;
 import static dev.teammemory.server.TestRepositories.fresh;
 import static dev.teammemory.server.TestRepositories.put;
+import static dev.teammemory.server.TestRepositories.storeIdOf;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarkus.test.junit.QuarkusTest;
@@ -110,15 +111,7 @@ class ReviewQueueTest {
     String repo = fresh("review-store-api");
     put(repo, entries("a.md", "approved"));
     requireReview(repo);
-    String store =
-        as(READER)
-            .queryParam("repo", repo)
-            .get(PATH + "/store")
-            .then()
-            .statusCode(200)
-            .extract()
-            .jsonPath()
-            .getString("id");
+    String store = storeIdOf(repo);
 
     as(WRITER)
         .body(Map.of("path", "/notes/b.md", "content", "from an agent"))

@@ -6,6 +6,7 @@ import static dev.teammemory.server.TestRepositories.READER;
 import static dev.teammemory.server.TestRepositories.WRITER;
 import static dev.teammemory.server.TestRepositories.as;
 import static dev.teammemory.server.TestRepositories.entries;
+import static dev.teammemory.server.TestRepositories.storeIdOf;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.teammemory.protocol.Checksums;
@@ -388,15 +389,7 @@ class ReviewViewsTest {
   @Test
   void theMemoryStoresApiListsRetrievesExportsAndVersionsEachCallersView() {
     String repo = repositoryWithWaitingChanges("views-stores");
-    String store =
-        as(READER)
-            .queryParam("repo", repo)
-            .get(PATH + "/store")
-            .then()
-            .statusCode(200)
-            .extract()
-            .jsonPath()
-            .getString("id");
+    String store = storeIdOf(repo);
 
     JsonPath carols =
         as(TEAMMATE)
@@ -446,15 +439,7 @@ class ReviewViewsTest {
     String repo = freshAcme("views-rename");
     put(WRITER, repo, entries("a.md", "one"));
     requireReview(repo);
-    String store =
-        as(READER)
-            .queryParam("repo", repo)
-            .get(PATH + "/store")
-            .then()
-            .statusCode(200)
-            .extract()
-            .jsonPath()
-            .getString("id");
+    String store = storeIdOf(repo);
     String memory =
         as(WRITER)
             .get(STORES + store + "/memories")
@@ -488,7 +473,7 @@ class ReviewViewsTest {
   @Test
   void aStorePreconditionAndWhatCountsAsAChangeAreTheCallersView() {
     String repo = repositoryWithWaitingChanges("views-precondition");
-    String store = storeOf(repo);
+    String store = storeIdOf(repo);
     String memory = idOf(TEAMMATE, store, "/a.md");
     String sawOne = Checksums.ofContent("one").substring("sha256:".length());
 
@@ -544,7 +529,7 @@ class ReviewViewsTest {
     assertThat(hashes(WRITER, repo).jsonPath().getLong("version")).isEqualTo(version);
     assertThat(contents(get(WRITER, repo))).containsExactly(Map.entry("a.md", "edit 20"));
 
-    String store = storeOf(repo);
+    String store = storeIdOf(repo);
     String memory = idOf(WRITER, store, "/a.md");
     assertThat(
             as(WRITER)
@@ -560,17 +545,6 @@ class ReviewViewsTest {
     // once a reviewer decides, the key takes changes again.
     decide(repo, "a.md", "approve");
     put(WRITER, repo, entries("a.md", "edit 21"));
-  }
-
-  private static String storeOf(String repo) {
-    return as(READER)
-        .queryParam("repo", repo)
-        .get(PATH + "/store")
-        .then()
-        .statusCode(200)
-        .extract()
-        .jsonPath()
-        .getString("id");
   }
 
   private static String idOf(String token, String store, String path) {

@@ -8,6 +8,7 @@ import static dev.teammemory.server.TestRepositories.as;
 import static dev.teammemory.server.TestRepositories.entries;
 import static dev.teammemory.server.TestRepositories.fresh;
 import static dev.teammemory.server.TestRepositories.put;
+import static dev.teammemory.server.TestRepositories.storeIdOf;
 import static io.restassured.RestAssured.given;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -45,17 +46,6 @@ class ExportResourceTest {
   private static final Pattern ACTIVE =
       Pattern.compile("(?m)^tmem_exports_active(?:\\{[^}]*\\})? ([0-9.]+)$");
 
-  private static String storeOf(String repo) {
-    return as(READER)
-        .queryParam("repo", repo)
-        .get(PATH + "/store")
-        .then()
-        .statusCode(200)
-        .extract()
-        .jsonPath()
-        .getString("id");
-  }
-
   private static String exportPath(String store) {
     return "/v1/memory_stores/" + store + "/memories/export";
   }
@@ -81,7 +71,7 @@ class ExportResourceTest {
         .delete(PATH)
         .then()
         .statusCode(200);
-    String store = storeOf(repo);
+    String store = storeIdOf(repo);
 
     Response response = as(READER).get(exportPath(store));
 
@@ -122,7 +112,7 @@ class ExportResourceTest {
   void basicViewStartsWithItsStoreLineAndLeavesContentOut() throws IOException {
     String repo = fresh("export-basic");
     put(repo, entries("notes/é.md", "héllo"));
-    String store = storeOf(repo);
+    String store = storeIdOf(repo);
 
     List<JsonNode> lines =
         lines(
@@ -149,7 +139,7 @@ class ExportResourceTest {
   void anUnknownStoreOrOneTheCallerCannotReadIsTheSameNotFound() {
     String repo = fresh("export-hidden");
     put(repo, entries("a.md", "secret plans"));
-    String store = storeOf(repo);
+    String store = storeIdOf(repo);
 
     for (Response response :
         List.of(
@@ -167,7 +157,7 @@ class ExportResourceTest {
 
   @Test
   void anUnknownViewIsRefused() {
-    String store = storeOf(putOne(fresh("export-view")));
+    String store = storeIdOf(putOne(fresh("export-view")));
     Response response = as(READER).queryParam("view", "everything").get(exportPath(store));
     assertThat(response.statusCode()).isEqualTo(400);
     assertThat(response.jsonPath().getString("error.type")).isEqualTo("invalid_request_error");
@@ -186,7 +176,7 @@ class ExportResourceTest {
       }
       put(repo, entries(pairs.toArray(String[]::new)));
     }
-    String store = storeOf(repo);
+    String store = storeIdOf(repo);
 
     try (Socket first = stalledExport(store);
         Socket second = stalledExport(store)) {
@@ -216,7 +206,7 @@ class ExportResourceTest {
 
   @Test
   void aHeadRequestTakesNoExportSlot() throws Exception {
-    String store = storeOf(putOne(fresh("export-head")));
+    String store = storeIdOf(putOne(fresh("export-head")));
 
     // More HEADs than the bound (two here): each is answered without a body and holds nothing.
     for (int i = 0; i < 3; i++) {

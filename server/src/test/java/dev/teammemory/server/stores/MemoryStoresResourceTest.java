@@ -8,6 +8,7 @@ import static dev.teammemory.server.TestRepositories.as;
 import static dev.teammemory.server.TestRepositories.entries;
 import static dev.teammemory.server.TestRepositories.fresh;
 import static dev.teammemory.server.TestRepositories.put;
+import static dev.teammemory.server.TestRepositories.storeIdOf;
 import static dev.teammemory.server.stores.StoreApi.STORES;
 import static dev.teammemory.server.stores.StoreApi.assertError;
 import static dev.teammemory.server.stores.StoreApi.createMemory;
@@ -64,16 +65,7 @@ class MemoryStoresResourceTest {
     assertThat(created.getMap("$")).containsEntry("archived_at", null);
     // For team_memory, a created but empty store is a never-written repository.
     as(WRITER).queryParam("repo", repo).get(PATH).then().statusCode(404);
-    assertThat(
-            as(WRITER)
-                .queryParam("repo", repo)
-                .get(PATH + "/store")
-                .then()
-                .statusCode(200)
-                .extract()
-                .jsonPath()
-                .getString("id"))
-        .isEqualTo(created.getString("id"));
+    assertThat(storeIdOf(repo)).isEqualTo(created.getString("id"));
   }
 
   @Test
@@ -107,9 +99,9 @@ class MemoryStoresResourceTest {
   void aRepositoryWrittenThroughTeamMemoryAlreadyHasItsStore() {
     String repo = fresh("store-existing");
     put(repo, entries("a.md", "one"));
-    String id = as(READER).queryParam("repo", repo).get(PATH + "/store").jsonPath().getString("id");
+    String id = storeIdOf(repo);
 
-    assertThat(storeOf(repo)).isEqualTo(id);
+    assertThat(storeIdOf(repo)).isEqualTo(id);
   }
 
   @Test
