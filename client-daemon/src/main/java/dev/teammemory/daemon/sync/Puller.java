@@ -174,7 +174,11 @@ final class Puller {
         continue;
       }
       String mine = local.checksumOf(key);
-      String base = ledger.syncedChecksum(key).orElse(null);
+      Optional<String> synced = ledger.syncedChecksum(key);
+      // A key sent again after the server forgot keeps what was synced as its base until the new
+      // server acknowledges it: an edit made here meanwhile stays an edit, never taken for a file
+      // that was never synced (which the server's copy, perhaps a teammate's older one, replaces).
+      String base = synced.or(() -> ledger.resentBase(key)).orElse(null);
       if (theirs.equals(mine)) {
         ledger.agreed(key, theirs);
         continue;
@@ -247,7 +251,7 @@ final class Puller {
       }
       ledger.agreed(key, theirs);
       ledger.keptDeletionOver(key);
-      if (savedCopy != null && base == null) {
+      if (savedCopy != null && synced.isEmpty()) {
         ledger.replaced(key, theirs, mine, savedCopy);
         conflicts.add(key);
       }

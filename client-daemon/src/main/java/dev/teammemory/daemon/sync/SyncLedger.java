@@ -583,6 +583,15 @@ final class SyncLedger {
     return checksum.equals(resent.get(key));
   }
 
+  /**
+   * What this daemon had synced of a key it is sending again after the server forgot, until the
+   * server acknowledges it: still the base a local edit is told by, though the key is no longer
+   * synced with this server.
+   */
+  Optional<String> resentBase(String key) {
+    return Optional.ofNullable(resent.get(key));
+  }
+
   /** Whether the content synced for the key is one this daemon sent (since it started). */
   boolean authoredHere(String key) {
     return authored.contains(key);

@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.teammemory.daemon.secrets.SecretGuard;
 import dev.teammemory.daemon.testing.ScriptedServer;
+import dev.teammemory.protocol.Checksums;
 import dev.teammemory.protocol.client.TeamMemoryClient;
 import dev.teammemory.secrets.SecretScanner;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
@@ -56,6 +58,46 @@ class PullTest {
         .contains(
             "the server's version is in the team folder now and your copy is saved at "
                 + conflict.savedCopy());
+  }
+
+  /**
+   * The fault program's finding: after the server forgot, a teammate's daemon sent its copy of
+   * alice's file (the version both had synced) before alice's daemon sent her edit made while the
+   * server was away. Her file was then taken for one never synced, and the server's older copy
+   * replaced it (kept aside, but her edit gone from her disk and the server).
+   */
+  @Test
+  void anEditMadeWhileTheServerWasAwayStaysWhenATeammatesOlderCopyReachesTheNewServerFirst()
+      throws Exception {
+    Path team = Files.createDirectories(temporary.resolve("forgot/team"));
+    Path state = Files.createDirectories(temporary.resolve("forgot/state"));
+    String both = "the version both daemons synced\n";
+    String edited = "alice's edit while the server was away\n";
+    Files.createDirectories(team.resolve("alice"));
+    Files.writeString(team.resolve("alice/note.md"), edited);
+    Map<String, String> synced = Map.of("alice/note.md", Checksums.ofContent(both));
+    SyncLedger ledger =
+        new SyncLedger(PushPlannerTest.state(synced, synced, Map.of()), Clock.systemUTC());
+    Puller puller =
+        new Puller(
+            new TeamFolder(team),
+            KeptCopies.of(state, Map.of()),
+            state,
+            (k, c) -> Optional.empty());
+
+    // An empty server: everything here goes back up.
+    ledger.serverForgot("it answers that the repository was never written");
+    puller.apply(ledger, Map.of(), Map.of(), Checksums.EMPTY);
+    // The teammate's copy landed first; the next pull reads it.
+    Map<String, String> theirs = Map.of("alice/note.md", both);
+    puller.apply(
+        ledger,
+        theirs,
+        Map.of(),
+        Checksums.ofRepository(Map.of("alice/note.md", Checksums.ofContent(both))));
+
+    assertThat(team.resolve("alice/note.md")).hasContent(edited);
+    assertThat(ledger.syncedChecksum("alice/note.md")).isEmpty();
   }
 
   @Test

@@ -237,7 +237,8 @@ class PushPlannerTest {
     return new SyncLedger(state(synced, synced, missing), clock());
   }
 
-  private static SyncState state(
+  /** A saved state with these server and synced checksums (PullTest builds its ledgers on it). */
+  static SyncState state(
       Map<String, String> server, Map<String, String> synced, Map<String, Instant> missing) {
     return state(server, synced, missing, Map.of());
   }
