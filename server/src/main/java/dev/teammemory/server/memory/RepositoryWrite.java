@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.hibernate.Session;
 
 /**
  * One write's hold on a repository, from {@link EntryStore#lock}: the repository row, locked until
@@ -172,19 +173,31 @@ public final class RepositoryWrite {
    * cannot also be a folder), other than {@code moving}.
    */
   public Optional<PathHolder> pathHolder(String key, Optional<Memory> moving) {
+    return holder(key, moving, Optional.empty());
+  }
+
+  /** {@link #pathHolder} over {@code viewer}'s view when present, else the newest state. */
+  private Optional<PathHolder> holder(
+      String key, Optional<Memory> moving, Optional<String> viewer) {
     List<String> ancestors = new ArrayList<>();
     for (int slash = key.indexOf('/'); slash >= 0; slash = key.indexOf('/', slash + 1)) {
       ancestors.add(key.substring(0, slash));
     }
+    String sql =
+        "SELECT entry_key, memory_id FROM memory_entry"
+            + " WHERE repository_id = ?1 AND NOT deleted AND memory_id <> ?2"
+            + " AND (entry_key = ?3 OR starts_with(entry_key, ?4)"
+            + " OR entry_key = ANY (CAST(?5 AS text[])))"
+            + " ORDER BY entry_key COLLATE \"C\" LIMIT 1";
     @SuppressWarnings("unchecked")
     List<Object[]> rows =
-        entityManager
-            .createNativeQuery(
-                "SELECT entry_key, memory_id FROM memory_entry"
-                    + " WHERE repository_id = ?1 AND NOT deleted AND memory_id <> ?2"
-                    + " AND (entry_key = ?3 OR starts_with(entry_key, ?4)"
-                    + " OR entry_key = ANY (CAST(?5 AS text[])))"
-                    + " ORDER BY entry_key COLLATE \"C\" LIMIT 1")
+        viewer
+            .map(
+                user ->
+                    entityManager
+                        .createNativeQuery(CallerViews.over(sql, "?6"))
+                        .setParameter(6, user))
+            .orElseGet(() -> entityManager.createNativeQuery(sql))
             .setParameter(1, repository.id)
             .setParameter(2, moving.map(Memory::memoryId).orElse(""))
             .setParameter(3, key)
@@ -195,16 +208,42 @@ public final class RepositoryWrite {
   }
 
   /**
+   * The memory holding {@code key} against a create, as the write's caller sees the repository
+   * ({@link CallerViews}): a memory of their view at, above or below the path; else a memory hidden
+   * from them (someone else's change waiting for review) above or below it. Someone else's waiting
+   * memory at the very path holds nothing: the create over it is the caller's own change of the
+   * key, as a {@code team_memory} PUT of the key is. Everyone who reads the newest state gets
+   * {@link #pathHolder}.
+   */
+  public Optional<PathHolder> pathHolderOfCreate(String key) {
+    entityManager.flush();
+    Optional<String> viewer =
+        entityManager
+            .unwrap(Session.class)
+            .doReturningWork(connection -> CallerViews.viewer(connection, target));
+    if (viewer.isEmpty()) {
+      return pathHolder(key, Optional.empty());
+    }
+    Optional<PathHolder> seen = holder(key, Optional.empty(), viewer);
+    return seen.isPresent()
+        ? seen
+        : pathHolder(key, Optional.empty()).filter(holder -> !holder.key().equals(key));
+  }
+
+  /**
    * Creates a memory at {@code key} (reviving the key's tombstone under a new memory id) in a new
-   * repository version.
+   * repository version. A key live under someone else's waiting change ({@link
+   * #pathHolderOfCreate}) keeps its memory id and counts once.
    */
   public MemoryRow createMemory(String key, String content, int sizeBytes) {
-    MemoryEntry entry =
-        write(key, content, Checksums.ofContent(content), sizeBytes, entry(key).orElse(null));
+    MemoryEntry existing = entry(key).orElse(null);
+    boolean live = existing != null && !existing.deleted;
+    int replacedBytes = live ? existing.sizeBytes : 0;
+    MemoryEntry entry = write(key, content, Checksums.ofContent(content), sizeBytes, existing);
     EntryVersion kept = keep(entry, Operation.CREATED);
     retention.bound(repository.id, List.of(entry.entryKey));
-    repository.entryCount += 1;
-    repository.totalBytes += sizeBytes;
+    repository.entryCount += live ? 0 : 1;
+    repository.totalBytes += sizeBytes - replacedBytes;
     advance(checksumOfLive());
     return rowOf(entry, kept.id);
   }

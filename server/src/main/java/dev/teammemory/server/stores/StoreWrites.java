@@ -107,7 +107,8 @@ public class StoreWrites {
   /**
    * Creates a memory at {@code key} (reviving the key's tombstone under a new memory id), checked
    * under the repository lock in this order: the store exists and is not archived, no memory's path
-   * equals, contains or is contained by this one, the limits, the secrets.
+   * equals, contains or is contained by this one (as the caller sees the repository: {@link
+   * RepositoryWrite#pathHolderOfCreate}), the limits, the secrets.
    */
   @Transactional
   public MemoryOutcome createMemory(
@@ -120,7 +121,7 @@ public class StoreWrites {
         target,
         storeId,
         write -> {
-          Optional<RepositoryWrite.PathHolder> holder = write.pathHolder(key, Optional.empty());
+          Optional<RepositoryWrite.PathHolder> holder = write.pathHolderOfCreate(key);
           if (holder.isPresent()) {
             return conflict(holder.get());
           }

@@ -507,6 +507,42 @@ class ReviewViewsTest {
   }
 
   @Test
+  void aStoreCreateAtATeammatesWaitingPathIsTheCallersOwnChangeAndItsConflictsAreTheirView() {
+    String repo = repositoryWithWaitingChanges("views-store-create");
+    String store = storeIdOf(repo);
+
+    // c.md is alice's, never approved: carol does not see it, so creating it (with the very
+    // content alice's change waits with) is carol's own change, as her team_memory PUT would be.
+    JsonPath created =
+        as(TEAMMATE)
+            .body(Map.of("path", "/c.md", "content", "new"))
+            .post(STORES + store + "/memories")
+            .then()
+            .statusCode(200)
+            .extract()
+            .jsonPath();
+    assertThat(created.getString("content")).isEqualTo("new");
+    assertThat(waitingAuthors(repo, "c.md")).containsExactlyInAnyOrder("alice", "carol");
+    assertThat(contents(get(TEAMMATE, repo)))
+        .containsExactly(
+            Map.entry("a.md", "one"), Map.entry("b.md", "two"), Map.entry("c.md", "new"));
+    assertThat(contents(get(REVIEWER, repo)))
+        .containsExactly(Map.entry("a.md", "one, edited"), Map.entry("c.md", "new"));
+
+    // b.md waits deleted by alice, but carol still sees it: creating it conflicts for her.
+    JsonPath conflict =
+        as(TEAMMATE)
+            .body(Map.of("path", "/b.md", "content", "again"))
+            .post(STORES + store + "/memories")
+            .then()
+            .statusCode(409)
+            .extract()
+            .jsonPath();
+    assertThat(conflict.getString("error.message")).contains("/b.md");
+    assertThat(waitingAuthors(repo, "b.md")).containsExactly("alice");
+  }
+
+  @Test
   void changesWaitingForOneKeyAreBoundedAndTheRefusalWritesNothing() {
     String repo = freshAcme("views-bounded");
     put(WRITER, repo, entries("a.md", "approved"));
