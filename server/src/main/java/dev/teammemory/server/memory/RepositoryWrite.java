@@ -71,6 +71,14 @@ public final class RepositoryWrite {
     public int sizeBytes() {
       return entry.sizeBytes;
     }
+
+    /**
+     * Deleted in the newest state, by someone else's delete that waits for review, while the
+     * caller's view still shows it ({@link #seenMemory}): a change of it brings it back.
+     */
+    public boolean deleted() {
+      return entry.deleted;
+    }
   }
 
   /** The live memory at a path a write wanted: its key and memory id. */
@@ -163,6 +171,49 @@ public final class RepositoryWrite {
         .map(Memory::new);
   }
 
+  /**
+   * The memory with this id as the write's caller may change it: the live one; or, for a caller who
+   * reads a view of a repository under review ({@link CallerViews}), the one someone else's waiting
+   * delete removed while their view still shows it live, which their change brings back as their
+   * own waiting change.
+   */
+  public Optional<Memory> seenMemory(String memoryId) {
+    Optional<Memory> live = liveMemory(memoryId);
+    if (live.isPresent()) {
+      return live;
+    }
+    Optional<String> viewer = viewer();
+    if (viewer.isEmpty()) {
+      return Optional.empty();
+    }
+    List<?> shown =
+        entityManager
+            .createNativeQuery(
+                CallerViews.over(
+                    "SELECT 1 FROM memory_entry WHERE repository_id = ?1 AND memory_id = ?2"
+                        + " AND NOT deleted",
+                    "?3"))
+            .setParameter(1, repository.id)
+            .setParameter(2, memoryId)
+            .setParameter(3, viewer.get())
+            .getResultList();
+    if (shown.isEmpty()) {
+      return Optional.empty();
+    }
+    return MemoryEntry.<MemoryEntry>find(
+            "repositoryId = ?1 and memoryId = ?2 and deleted = true", repository.id, memoryId)
+        .firstResultOptional()
+        .map(Memory::new);
+  }
+
+  /** The user whose view the write's caller reads; empty when they read the newest state. */
+  private Optional<String> viewer() {
+    entityManager.flush();
+    return entityManager
+        .unwrap(Session.class)
+        .doReturningWork(connection -> CallerViews.viewer(connection, target));
+  }
+
   /** The memory as it is, with the row of its newest version that is not redacted. */
   public MemoryRow row(Memory memory) {
     return rowOf(memory.entry, currentVersionRow(memory.entry.memoryId));
@@ -216,11 +267,7 @@ public final class RepositoryWrite {
    * {@link #pathHolder}.
    */
   public Optional<PathHolder> pathHolderOfCreate(String key) {
-    entityManager.flush();
-    Optional<String> viewer =
-        entityManager
-            .unwrap(Session.class)
-            .doReturningWork(connection -> CallerViews.viewer(connection, target));
+    Optional<String> viewer = viewer();
     if (viewer.isEmpty()) {
       return pathHolder(key, Optional.empty());
     }
@@ -250,11 +297,19 @@ public final class RepositoryWrite {
 
   /**
    * Changes a memory's path (a rename keeps the memory id and leaves a tombstone at the old key),
-   * its content (when {@code content} is present), or both, in a new repository version.
+   * its content (when {@code content} is present), or both, in a new repository version. A memory
+   * someone else's waiting delete removed ({@link Memory#deleted}) comes back, with {@code
+   * content}.
    */
   public MemoryRow changeMemory(
       Memory memory, String newKey, Optional<String> content, int newSizeBytes) {
     MemoryEntry entry = memory.entry;
+    if (entry.deleted) {
+      if (content.isEmpty()) {
+        throw new IllegalArgumentException("a deleted memory comes back with content: " + newKey);
+      }
+      repository.entryCount += 1;
+    }
     String oldKey = entry.entryKey;
     boolean moves = !newKey.equals(oldKey);
     if (moves) {

@@ -494,6 +494,36 @@ class ReviewViewsTest {
   }
 
   @Test
+  void aStoreUpdateOfAMemoryATeammatesWaitingDeleteRemovedIsTheCallersOwnChange() {
+    String repo = repositoryWithWaitingChanges("views-store-revive");
+    String store = storeIdOf(repo);
+    // alice's delete of b.md waits: carol still sees b.md and edits it over the content she saw.
+    String memory = idOf(TEAMMATE, store, "/b.md");
+    String sawTwo = Checksums.ofContent("two").substring("sha256:".length());
+
+    JsonPath written = update(TEAMMATE, store, memory, "two, by carol", sawTwo, 200);
+    assertThat(written.getString("id")).isEqualTo(memory);
+    assertThat(written.getString("content")).isEqualTo("two, by carol");
+    assertThat(waitingAuthors(repo, "b.md")).containsExactlyInAnyOrder("alice", "carol");
+    assertThat(retrieve(TEAMMATE, store, memory).getString("content")).isEqualTo("two, by carol");
+    assertThat(contents(get(REVIEWER, repo)))
+        .containsExactly(
+            Map.entry("a.md", "one, edited"),
+            Map.entry("b.md", "two, by carol"),
+            Map.entry("c.md", "new"));
+    // alice still sees her own delete, and the reviewer's store holds three memories again.
+    assertThat(contents(get(WRITER, repo))).doesNotContainKey("b.md");
+    assertThat(
+            as(REVIEWER)
+                .get(STORES + store + "/memories")
+                .then()
+                .extract()
+                .jsonPath()
+                .getList("data.path"))
+        .containsExactly("/a.md", "/b.md", "/c.md");
+  }
+
+  @Test
   void aTeamMemoryPutOfATeammatesWaitingContentIsTheCallersOwnChange() {
     String repo = repositoryWithWaitingChanges("views-same-content");
     put(TEAMMATE, repo, entries("c.md", "new"));
