@@ -613,6 +613,54 @@ class ReviewViewsTest {
     put(WRITER, repo, entries("a.md", "edit 21"));
   }
 
+  @Test
+  void waitingContentIsBoundedInBytesPerRepositoryAndTheRefusalWritesNothing() {
+    // the test profile bounds waiting content at 100,000 bytes a repository.
+    String repo = freshAcme("views-bounded-bytes");
+    put(WRITER, repo, entries("a.md", "approved"));
+    requireReview(repo);
+    String thirtyThousand = "x".repeat(30_000);
+    put(WRITER, repo, entries("b.md", thirtyThousand, "c.md", thirtyThousand));
+    put(TEAMMATE, repo, entries("d.md", thirtyThousand));
+    long version = hashes(REVIEWER, repo).jsonPath().getLong("version");
+
+    ExtractableResponse<Response> refused =
+        as(TEAMMATE)
+            .queryParam("repo", repo)
+            .body(entries("e.md", thirtyThousand))
+            .put(PATH)
+            .then()
+            .extract();
+    assertThat(refused.statusCode()).isEqualTo(429);
+    assertThat(refused.jsonPath().getString("error.details.error_code"))
+        .isEqualTo("too_many_waiting_changes");
+    assertThat(refused.jsonPath().getString("error.message"))
+        .isEqualTo(
+            "the changes waiting for review in this repository would hold more than 100000"
+                + " bytes; a reviewer must approve or reject some first");
+    assertThat(hashes(REVIEWER, repo).jsonPath().getLong("version")).isEqualTo(version);
+    assertThat(waitingAuthors(repo, "e.md")).isEmpty();
+
+    // the store API refuses the same, in its envelope.
+    String store = storeIdOf(repo);
+    assertThat(
+            as(TEAMMATE)
+                .body(Map.of("path", "/e.md", "content", thirtyThousand))
+                .post(STORES + store + "/memories")
+                .then()
+                .statusCode(429)
+                .extract()
+                .jsonPath()
+                .getString("error.type"))
+        .isEqualTo("rate_limit_error");
+
+    // a reviewer's write is approved as it is made: it waits for nobody, so it is not bounded.
+    put(REVIEWER, repo, entries("e.md", thirtyThousand));
+    // and once a reviewer decides, the repository takes waiting changes again.
+    decide(repo, "b.md", "approve");
+    put(TEAMMATE, repo, entries("f.md", thirtyThousand));
+  }
+
   private static String idOf(String token, String store, String path) {
     return as(token)
         .get(STORES + store + "/memories")
