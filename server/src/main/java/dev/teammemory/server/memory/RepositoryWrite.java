@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.hibernate.Session;
 
 /**
  * One write's hold on a repository, from {@link EntryStore#lock}: the repository row, locked until
@@ -69,6 +70,14 @@ public final class RepositoryWrite {
 
     public int sizeBytes() {
       return entry.sizeBytes;
+    }
+
+    /**
+     * Deleted in the newest state, by someone else's delete that waits for review, while the
+     * caller's view still shows it ({@link #seenMemory}): a change of it brings it back.
+     */
+    public boolean deleted() {
+      return entry.deleted;
     }
   }
 
@@ -162,6 +171,49 @@ public final class RepositoryWrite {
         .map(Memory::new);
   }
 
+  /**
+   * The memory with this id as the write's caller may change it: the live one; or, for a caller who
+   * reads a view of a repository under review ({@link CallerViews}), the one someone else's waiting
+   * delete removed while their view still shows it live, which their change brings back as their
+   * own waiting change.
+   */
+  public Optional<Memory> seenMemory(String memoryId) {
+    Optional<Memory> live = liveMemory(memoryId);
+    if (live.isPresent()) {
+      return live;
+    }
+    Optional<String> viewer = viewer();
+    if (viewer.isEmpty()) {
+      return Optional.empty();
+    }
+    List<?> shown =
+        entityManager
+            .createNativeQuery(
+                CallerViews.over(
+                    "SELECT 1 FROM memory_entry WHERE repository_id = ?1 AND memory_id = ?2"
+                        + " AND NOT deleted",
+                    "?3"))
+            .setParameter(1, repository.id)
+            .setParameter(2, memoryId)
+            .setParameter(3, viewer.get())
+            .getResultList();
+    if (shown.isEmpty()) {
+      return Optional.empty();
+    }
+    return MemoryEntry.<MemoryEntry>find(
+            "repositoryId = ?1 and memoryId = ?2 and deleted = true", repository.id, memoryId)
+        .firstResultOptional()
+        .map(Memory::new);
+  }
+
+  /** The user whose view the write's caller reads; empty when they read the newest state. */
+  private Optional<String> viewer() {
+    entityManager.flush();
+    return entityManager
+        .unwrap(Session.class)
+        .doReturningWork(connection -> CallerViews.viewer(connection, target));
+  }
+
   /** The memory as it is, with the row of its newest version that is not redacted. */
   public MemoryRow row(Memory memory) {
     return rowOf(memory.entry, currentVersionRow(memory.entry.memoryId));
@@ -172,19 +224,31 @@ public final class RepositoryWrite {
    * cannot also be a folder), other than {@code moving}.
    */
   public Optional<PathHolder> pathHolder(String key, Optional<Memory> moving) {
+    return holder(key, moving, Optional.empty());
+  }
+
+  /** {@link #pathHolder} over {@code viewer}'s view when present, else the newest state. */
+  private Optional<PathHolder> holder(
+      String key, Optional<Memory> moving, Optional<String> viewer) {
     List<String> ancestors = new ArrayList<>();
     for (int slash = key.indexOf('/'); slash >= 0; slash = key.indexOf('/', slash + 1)) {
       ancestors.add(key.substring(0, slash));
     }
+    String sql =
+        "SELECT entry_key, memory_id FROM memory_entry"
+            + " WHERE repository_id = ?1 AND NOT deleted AND memory_id <> ?2"
+            + " AND (entry_key = ?3 OR starts_with(entry_key, ?4)"
+            + " OR entry_key = ANY (CAST(?5 AS text[])))"
+            + " ORDER BY entry_key COLLATE \"C\" LIMIT 1";
     @SuppressWarnings("unchecked")
     List<Object[]> rows =
-        entityManager
-            .createNativeQuery(
-                "SELECT entry_key, memory_id FROM memory_entry"
-                    + " WHERE repository_id = ?1 AND NOT deleted AND memory_id <> ?2"
-                    + " AND (entry_key = ?3 OR starts_with(entry_key, ?4)"
-                    + " OR entry_key = ANY (CAST(?5 AS text[])))"
-                    + " ORDER BY entry_key COLLATE \"C\" LIMIT 1")
+        viewer
+            .map(
+                user ->
+                    entityManager
+                        .createNativeQuery(CallerViews.over(sql, "?6"))
+                        .setParameter(6, user))
+            .orElseGet(() -> entityManager.createNativeQuery(sql))
             .setParameter(1, repository.id)
             .setParameter(2, moving.map(Memory::memoryId).orElse(""))
             .setParameter(3, key)
@@ -195,27 +259,57 @@ public final class RepositoryWrite {
   }
 
   /**
+   * The memory holding {@code key} against a create, as the write's caller sees the repository
+   * ({@link CallerViews}): a memory of their view at, above or below the path; else a memory hidden
+   * from them (someone else's change waiting for review) above or below it. Someone else's waiting
+   * memory at the very path holds nothing: the create over it is the caller's own change of the
+   * key, as a {@code team_memory} PUT of the key is. Everyone who reads the newest state gets
+   * {@link #pathHolder}.
+   */
+  public Optional<PathHolder> pathHolderOfCreate(String key) {
+    Optional<String> viewer = viewer();
+    if (viewer.isEmpty()) {
+      return pathHolder(key, Optional.empty());
+    }
+    Optional<PathHolder> seen = holder(key, Optional.empty(), viewer);
+    return seen.isPresent()
+        ? seen
+        : pathHolder(key, Optional.empty()).filter(holder -> !holder.key().equals(key));
+  }
+
+  /**
    * Creates a memory at {@code key} (reviving the key's tombstone under a new memory id) in a new
-   * repository version.
+   * repository version. A key live under someone else's waiting change ({@link
+   * #pathHolderOfCreate}) keeps its memory id and counts once.
    */
   public MemoryRow createMemory(String key, String content, int sizeBytes) {
-    MemoryEntry entry =
-        write(key, content, Checksums.ofContent(content), sizeBytes, entry(key).orElse(null));
+    MemoryEntry existing = entry(key).orElse(null);
+    boolean live = existing != null && !existing.deleted;
+    int replacedBytes = live ? existing.sizeBytes : 0;
+    MemoryEntry entry = write(key, content, Checksums.ofContent(content), sizeBytes, existing);
     EntryVersion kept = keep(entry, Operation.CREATED);
     retention.bound(repository.id, List.of(entry.entryKey));
-    repository.entryCount += 1;
-    repository.totalBytes += sizeBytes;
+    repository.entryCount += live ? 0 : 1;
+    repository.totalBytes += sizeBytes - replacedBytes;
     advance(checksumOfLive());
     return rowOf(entry, kept.id);
   }
 
   /**
    * Changes a memory's path (a rename keeps the memory id and leaves a tombstone at the old key),
-   * its content (when {@code content} is present), or both, in a new repository version.
+   * its content (when {@code content} is present), or both, in a new repository version. A memory
+   * someone else's waiting delete removed ({@link Memory#deleted}) comes back, with {@code
+   * content}.
    */
   public MemoryRow changeMemory(
       Memory memory, String newKey, Optional<String> content, int newSizeBytes) {
     MemoryEntry entry = memory.entry;
+    if (entry.deleted) {
+      if (content.isEmpty()) {
+        throw new IllegalArgumentException("a deleted memory comes back with content: " + newKey);
+      }
+      repository.entryCount += 1;
+    }
     String oldKey = entry.entryKey;
     boolean moves = !newKey.equals(oldKey);
     if (moves) {

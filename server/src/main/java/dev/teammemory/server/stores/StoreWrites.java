@@ -107,7 +107,8 @@ public class StoreWrites {
   /**
    * Creates a memory at {@code key} (reviving the key's tombstone under a new memory id), checked
    * under the repository lock in this order: the store exists and is not archived, no memory's path
-   * equals, contains or is contained by this one, the limits, the secrets.
+   * equals, contains or is contained by this one (as the caller sees the repository: {@link
+   * RepositoryWrite#pathHolderOfCreate}), the limits, the secrets.
    */
   @Transactional
   public MemoryOutcome createMemory(
@@ -120,7 +121,7 @@ public class StoreWrites {
         target,
         storeId,
         write -> {
-          Optional<RepositoryWrite.PathHolder> holder = write.pathHolder(key, Optional.empty());
+          Optional<RepositoryWrite.PathHolder> holder = write.pathHolderOfCreate(key);
           if (holder.isPresent()) {
             return conflict(holder.get());
           }
@@ -148,16 +149,27 @@ public class StoreWrites {
       Optional<String> key,
       Optional<String> expectedChecksum,
       List<SecretFinding> secrets) {
-    return onMemory(
+    return onMemories(
         target,
         storeId,
-        memoryId,
-        (write, memory) -> {
+        write -> {
+          Optional<RepositoryWrite.Memory> found = write.seenMemory(memoryId);
+          if (found.isEmpty()) {
+            return new MemoryOutcome.NotFound();
+          }
+          RepositoryWrite.Memory memory = found.get();
           Optional<MemoryRow> seen = seenBy(target, write, memory);
           if (seen.isEmpty()) {
             return new MemoryOutcome.NotFound();
           }
           String seenChecksum = seen.get().checksum();
+          // A memory a teammate's waiting delete removed comes back with what the caller writes, or
+          // else with the content they see.
+          boolean revives = memory.deleted();
+          Optional<String> written =
+              revives
+                  ? Optional.of(content.orElseGet(() -> seen.get().content().orElseThrow()))
+                  : content;
           String newKey = key.orElse(memory.key());
           // Whether the caller changes anything is judged against what they see: content that
           // equals a teammate's waiting change is still this caller's change of the approved one.
@@ -178,19 +190,22 @@ public class StoreWrites {
               return conflict(holder.get());
             }
           }
+          boolean writesContent = contentChanges || revives;
           int newSize =
-              contentChanges ? (int) UnicodeText.utf8Length(content.get()) : memory.sizeBytes();
-          if (contentChanges) {
+              writesContent ? (int) UnicodeText.utf8Length(written.get()) : memory.sizeBytes();
+          if (writesContent) {
             Optional<MemoryOutcome> refused =
                 refusal(
-                    write.entryCount(), write.totalBytes() + newSize - memory.sizeBytes(), secrets);
+                    write.entryCount() + (revives ? 1 : 0),
+                    write.totalBytes() + newSize - memory.sizeBytes(),
+                    secrets);
             if (refused.isPresent()) {
               return refused.get();
             }
           }
           return new MemoryOutcome.Written(
               write.changeMemory(
-                  memory, newKey, contentChanges ? content : Optional.empty(), newSize));
+                  memory, newKey, writesContent ? written : Optional.empty(), newSize));
         });
   }
 

@@ -494,6 +494,36 @@ class ReviewViewsTest {
   }
 
   @Test
+  void aStoreUpdateOfAMemoryATeammatesWaitingDeleteRemovedIsTheCallersOwnChange() {
+    String repo = repositoryWithWaitingChanges("views-store-revive");
+    String store = storeIdOf(repo);
+    // alice's delete of b.md waits: carol still sees b.md and edits it over the content she saw.
+    String memory = idOf(TEAMMATE, store, "/b.md");
+    String sawTwo = Checksums.ofContent("two").substring("sha256:".length());
+
+    JsonPath written = update(TEAMMATE, store, memory, "two, by carol", sawTwo, 200);
+    assertThat(written.getString("id")).isEqualTo(memory);
+    assertThat(written.getString("content")).isEqualTo("two, by carol");
+    assertThat(waitingAuthors(repo, "b.md")).containsExactlyInAnyOrder("alice", "carol");
+    assertThat(retrieve(TEAMMATE, store, memory).getString("content")).isEqualTo("two, by carol");
+    assertThat(contents(get(REVIEWER, repo)))
+        .containsExactly(
+            Map.entry("a.md", "one, edited"),
+            Map.entry("b.md", "two, by carol"),
+            Map.entry("c.md", "new"));
+    // alice still sees her own delete, and the reviewer's store holds three memories again.
+    assertThat(contents(get(WRITER, repo))).doesNotContainKey("b.md");
+    assertThat(
+            as(REVIEWER)
+                .get(STORES + store + "/memories")
+                .then()
+                .extract()
+                .jsonPath()
+                .getList("data.path"))
+        .containsExactly("/a.md", "/b.md", "/c.md");
+  }
+
+  @Test
   void aTeamMemoryPutOfATeammatesWaitingContentIsTheCallersOwnChange() {
     String repo = repositoryWithWaitingChanges("views-same-content");
     put(TEAMMATE, repo, entries("c.md", "new"));
@@ -504,6 +534,42 @@ class ReviewViewsTest {
     put(TEAMMATE, repo, entries("a.md", "one"));
     assertThat(waitingAuthors(repo, "a.md")).containsExactly("alice");
     assertThat(hashes(TEAMMATE, repo).jsonPath().getString("checksum")).isEqualTo(before);
+  }
+
+  @Test
+  void aStoreCreateAtATeammatesWaitingPathIsTheCallersOwnChangeAndItsConflictsAreTheirView() {
+    String repo = repositoryWithWaitingChanges("views-store-create");
+    String store = storeIdOf(repo);
+
+    // c.md is alice's, never approved: carol does not see it, so creating it (with the very
+    // content alice's change waits with) is carol's own change, as her team_memory PUT would be.
+    JsonPath created =
+        as(TEAMMATE)
+            .body(Map.of("path", "/c.md", "content", "new"))
+            .post(STORES + store + "/memories")
+            .then()
+            .statusCode(200)
+            .extract()
+            .jsonPath();
+    assertThat(created.getString("content")).isEqualTo("new");
+    assertThat(waitingAuthors(repo, "c.md")).containsExactlyInAnyOrder("alice", "carol");
+    assertThat(contents(get(TEAMMATE, repo)))
+        .containsExactly(
+            Map.entry("a.md", "one"), Map.entry("b.md", "two"), Map.entry("c.md", "new"));
+    assertThat(contents(get(REVIEWER, repo)))
+        .containsExactly(Map.entry("a.md", "one, edited"), Map.entry("c.md", "new"));
+
+    // b.md waits deleted by alice, but carol still sees it: creating it conflicts for her.
+    JsonPath conflict =
+        as(TEAMMATE)
+            .body(Map.of("path", "/b.md", "content", "again"))
+            .post(STORES + store + "/memories")
+            .then()
+            .statusCode(409)
+            .extract()
+            .jsonPath();
+    assertThat(conflict.getString("error.message")).contains("/b.md");
+    assertThat(waitingAuthors(repo, "b.md")).containsExactly("alice");
   }
 
   @Test
@@ -545,6 +611,54 @@ class ReviewViewsTest {
     // once a reviewer decides, the key takes changes again.
     decide(repo, "a.md", "approve");
     put(WRITER, repo, entries("a.md", "edit 21"));
+  }
+
+  @Test
+  void waitingContentIsBoundedInBytesPerRepositoryAndTheRefusalWritesNothing() {
+    // the test profile bounds waiting content at 100,000 bytes a repository.
+    String repo = freshAcme("views-bounded-bytes");
+    put(WRITER, repo, entries("a.md", "approved"));
+    requireReview(repo);
+    String thirtyThousand = "x".repeat(30_000);
+    put(WRITER, repo, entries("b.md", thirtyThousand, "c.md", thirtyThousand));
+    put(TEAMMATE, repo, entries("d.md", thirtyThousand));
+    long version = hashes(REVIEWER, repo).jsonPath().getLong("version");
+
+    ExtractableResponse<Response> refused =
+        as(TEAMMATE)
+            .queryParam("repo", repo)
+            .body(entries("e.md", thirtyThousand))
+            .put(PATH)
+            .then()
+            .extract();
+    assertThat(refused.statusCode()).isEqualTo(429);
+    assertThat(refused.jsonPath().getString("error.details.error_code"))
+        .isEqualTo("too_many_waiting_changes");
+    assertThat(refused.jsonPath().getString("error.message"))
+        .isEqualTo(
+            "the changes waiting for review in this repository would hold more than 100000"
+                + " bytes; a reviewer must approve or reject some first");
+    assertThat(hashes(REVIEWER, repo).jsonPath().getLong("version")).isEqualTo(version);
+    assertThat(waitingAuthors(repo, "e.md")).isEmpty();
+
+    // the store API refuses the same, in its envelope.
+    String store = storeIdOf(repo);
+    assertThat(
+            as(TEAMMATE)
+                .body(Map.of("path", "/e.md", "content", thirtyThousand))
+                .post(STORES + store + "/memories")
+                .then()
+                .statusCode(429)
+                .extract()
+                .jsonPath()
+                .getString("error.type"))
+        .isEqualTo("rate_limit_error");
+
+    // a reviewer's write is approved as it is made: it waits for nobody, so it is not bounded.
+    put(REVIEWER, repo, entries("e.md", thirtyThousand));
+    // and once a reviewer decides, the repository takes waiting changes again.
+    decide(repo, "b.md", "approve");
+    put(TEAMMATE, repo, entries("f.md", thirtyThousand));
   }
 
   private static String idOf(String token, String store, String path) {
