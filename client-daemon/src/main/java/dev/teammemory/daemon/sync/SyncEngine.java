@@ -362,11 +362,21 @@ public final class SyncEngine implements AutoCloseable {
                   + pulled.deleted());
         }
         for (String key : pulled.conflicts()) {
+          Optional<String> savedCopy =
+              ledger.conflicts().stream()
+                  .filter(conflict -> conflict.key().equals(key))
+                  .map(SyncState.ConflictRecord::savedCopy)
+                  .filter(java.util.Objects::nonNull)
+                  .findFirst();
           LOG.warning(
               target.repo()
                   + ": "
                   + Display.key(key)
-                  + " changed here and on the server; keeping yours (theirs stays in the server's history)");
+                  + savedCopy
+                      .map(copy -> ": the server's version replaced the one here, kept at " + copy)
+                      .orElse(
+                          " changed here and on the server; keeping yours (theirs stays in the"
+                              + " server's history)"));
         }
         for (String key : pulled.refused()) {
           LOG.warning(
